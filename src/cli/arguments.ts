@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util';
+import type { Severity } from '../engine/rule.js';
+
+export const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+export type Format = (typeof FORMATS)[number];
+export const FAIL_ON = ['error', 'warning', 'info', 'never'] as const;
+export type FailOn = Severity | 'never';
+
+export interface LintArguments {
+  command: 'lint';
+  paths: string[];
+  format: Format;
+  failOn: FailOn;
+  config: string | undefined;
+  podsPerNode: number | undefined;
+  strict: boolean;
+  showSuppressed: boolean;
+  color: boolean | undefined;
+}
+
+export type Arguments =
+  | LintArguments
+  | { command: 'rules' }
+  | { command: 'explain'; rule: string }
+  | { command: 'help' }
+  | { command: 'version' };
+
+/** A mistake on the command line: printed with the usage hint, exit code 2. */
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: probe-lint [options] PATH...     lint files and directories (*.yaml, *.yml, *.json); "-" reads stdin
+       probe-lint rules                   list the rules
+       probe-lint explain RULE            print a rule's documentation
+
+Options:
+  -f, --format FORMAT      text (default), json, sarif or github
+      --fail-on LEVEL      exit 1 on findings at or above: error, warning (default), info, never
+  -c, --config FILE        configuration file (default: .probe-lint.yaml here or in a parent directory)
+      --pods-per-node N    mean pods per node of the target cluster (for exec-probe-dense-cluster)
+      --strict             disregard probe-lint.dev/ignore annotations; only the config may exempt
+      --show-suppressed    also list suppressed findings and why
+      --color, --no-color  force colours on or off (default: on for a terminal)
+  -h, --help               show this help
+  -v, --version            print the version
+
+Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage, input or config error.
+`;
+
+export function parseArguments(argv: readonly string[]): Arguments {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string', short: 'f' },
+        'fail-on': { type: 'string' },
+        config: { type: 'string', short: 'c' },
+        'pods-per-node': { type: 'string' },
+        strict: { type: 'boolean' },
+        'show-suppressed': { type: 'boolean' },
+        color: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: 'help' };
+  if (values.version) return { command: 'version' };
+
+  const [first, ...rest] = positionals;
+  if (first === 'rules' && rest.length === 0) return { command: 'rules' };
+  if (first === 'explain') {
+    if (rest.length !== 1) throw new UsageError('explain takes exactly one rule id, e.g. probe-lint explain timeout-not-below-period');
+    return { command: 'explain', rule: rest[0]! };
+  }
+  if (positionals.length === 0) throw new UsageError('no input: give files or directories to lint, or "-" for stdin');
+
+  const format = values.format ?? 'text';
+  if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${format}")`);
+  const failOn = values['fail-on'] ?? 'warning';
+  if (!FAIL_ON.includes(failOn as FailOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got "${failOn}")`);
+  let podsPerNode: number | undefined;
+  if (values['pods-per-node'] !== undefined) {
+    podsPerNode = Number(values['pods-per-node']);
+    if (!Number.isFinite(podsPerNode) || podsPerNode <= 0) throw new UsageError(`--pods-per-node must be a positive number (got "${values['pods-per-node']}")`);
+  }
+  return {
+    command: 'lint',
+    paths: positionals,
+    format: format as Format,
+    failOn: failOn as FailOn,
+    config: values.config,
+    podsPerNode,
+    strict: values.strict ?? false,
+    showSuppressed: values['show-suppressed'] ?? false,
+    color: values['no-color'] ? false : values.color,
+  };
+}

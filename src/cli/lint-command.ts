@@ -1,0 +1,89 @@
+import { RULES } from '../../rules/index.js';
+import type { ClusterFacts } from '../engine/cluster-facts.js';
+import { ConfigError, densePodsPerNode, findConfigFile, loadConfigFile, type ProbeLintConfig } from '../engine/config.js';
+import { Engine, type LintDocument } from '../engine/engine.js';
+import { severityRank } from '../engine/finding.js';
+import { formatGithub } from '../report/github.js';
+import { formatJson } from '../report/json.js';
+import { compareLocated, locate, summarize, type InputError, type ReportInput } from '../report/located.js';
+import { formatSarif } from '../report/sarif.js';
+import { formatText } from '../report/text.js';
+import { lintDocumentsOf } from '../source/documents.js';
+import { readInputs } from '../source/inputs.js';
+import { SourceFile } from '../source/source-file.js';
+import type { FailOn, Format, LintArguments } from './arguments.js';
+import { VERSION } from './version.js';
+
+export interface CommandIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => string;
+  isTty: boolean;
+}
+
+const FORMATTERS: Record<Format, (input: ReportInput) => string> = {
+  text: formatText,
+  json: formatJson,
+  sarif: formatSarif,
+  github: formatGithub,
+};
+
+/** Loads the config named on the command line, or the nearest .probe-lint.yaml, or none. */
+export function resolveConfig(explicit: string | undefined, cwd: string): ProbeLintConfig {
+  const file = explicit ?? findConfigFile(cwd);
+  return file === undefined ? {} : loadConfigFile(file);
+}
+
+export function clusterFactsFrom(config: ProbeLintConfig, podsPerNodeFlag: number | undefined): ClusterFacts {
+  const dense = densePodsPerNode(config);
+  if (podsPerNodeFlag !== undefined) return { podsPerNode: podsPerNodeFlag, densePodsPerNode: dense, source: 'flag' };
+  if (config.cluster?.podsPerNode !== undefined) return { podsPerNode: config.cluster.podsPerNode, densePodsPerNode: dense, source: 'config' };
+  return { podsPerNode: undefined, densePodsPerNode: dense, source: 'unknown' };
+}
+
+/** `probe-lint PATH...`: returns the exit code. */
+export function runLint(args: LintArguments, io: CommandIo): number {
+  let config: ProbeLintConfig;
+  try {
+    config = resolveConfig(args.config, process.cwd());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`probe-lint: bad configuration\n${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const engine = new Engine(RULES, { config, cluster: clusterFactsFrom(config, args.podsPerNode), strict: args.strict });
+
+  const { files, problems } = readInputs(args.paths, io.readStdin);
+  const inputErrors: InputError[] = problems.map((problem) => ({ file: problem.path, message: `cannot read: ${problem.message}` }));
+  const documents: LintDocument[] = [];
+  for (const file of files) {
+    const source = new SourceFile(file.path, file.text);
+    if (source.error) inputErrors.push({ ...source.error, message: `invalid YAML: ${source.error.reason}` });
+    documents.push(...lintDocumentsOf(source));
+  }
+
+  const result = engine.lint(documents);
+  for (const failure of result.failures) {
+    io.stderr(`probe-lint: rule ${failure.rule} failed on ${failure.resource.origin.file ?? '?'}: ${(failure.error as Error)?.stack ?? failure.error}\n`);
+  }
+  const findings = result.findings.map(locate).sort(compareLocated);
+  const input: ReportInput = {
+    findings,
+    suppressed: result.suppressed.map(locate).sort(compareLocated),
+    inputErrors,
+    summary: summarize(findings, { files: files.length, resources: result.resources, containers: result.containers }),
+    rules: RULES,
+    showSuppressed: args.showSuppressed,
+    color: args.color ?? (io.isTty && process.env.NO_COLOR === undefined),
+    toolVersion: VERSION,
+  };
+  io.stdout(FORMATTERS[args.format](input));
+  if (inputErrors.length > 0 || result.failures.length > 0) return 2;
+  return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;
+}
+
+function failsOn(severity: Parameters<typeof severityRank>[0], failOn: FailOn): boolean {
+  return failOn !== 'never' && severityRank(severity) >= severityRank(failOn);
+}

@@ -1,0 +1,40 @@
+import type { Resource, ResourceIdentity } from '../model/resource.js';
+import type { Position } from '../source/line-index.js';
+import type { PatchOperation, Severity } from './rule.js';
+
+/** One problem, the same wherever it is delivered (CLI, webhook, audit, --fix). */
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  message: string;
+  /** JSON Pointer into the document (the object, or the List that holds it). */
+  pointer: string;
+  resource: Resource;
+  identity: ResourceIdentity;
+  /** Container name, when the finding is about one container. */
+  container?: string;
+  /** RFC 6902 operations on the document that resolve the finding. */
+  fix?: PatchOperation[];
+  /** Set when the finding is about source text rather than a field. */
+  position?: Position;
+}
+
+export interface Suppression {
+  by: 'annotation' | 'config';
+  reason: string;
+}
+
+export interface SuppressedFinding extends Finding {
+  suppression: Suppression;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
+
+export function severityRank(severity: Severity): number {
+  return SEVERITY_RANK[severity];
+}
+
+/** 1-based position of a finding in its source, where the source has positions. */
+export function positionOf(finding: Finding): Position | undefined {
+  return finding.position ?? finding.resource.origin.locate?.(finding.pointer);
+}

@@ -1,0 +1,27 @@
+// RFC 6901 JSON Pointers: how findings and fixes name a place inside a document.
+
+export function escapeSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function joinPointer(base: string, ...segments: (string | number)[]): string {
+  return base + segments.map((segment) => '/' + escapeSegment(segment)).join('');
+}
+
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The value a pointer names, or undefined. */
+export function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const segment of parsePointer(pointer)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}

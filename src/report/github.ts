@@ -1,0 +1,35 @@
+import type { Severity } from '../engine/rule.js';
+import { standaloneMessage, type ReportInput } from './located.js';
+
+const COMMANDS: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
+
+/** GitHub Actions workflow commands: one annotation per finding, on the file and line. */
+export function formatGithub(input: ReportInput): string {
+  const lines: string[] = [];
+  for (const error of input.inputErrors) {
+    lines.push(`::error ${properties({ file: error.file, line: error.line, col: error.column, title: 'probe-lint: input' })}::${escapeData(error.message)}`);
+  }
+  for (const finding of input.findings) {
+    const props = properties({ file: finding.file, line: finding.line, col: finding.column, title: `probe-lint: ${finding.rule}` });
+    lines.push(`::${COMMANDS[finding.severity]} ${props}::${escapeData(standaloneMessage(finding))}`);
+  }
+  const { summary } = input;
+  lines.push(`probe-lint: ${summary.errors} errors, ${summary.warnings} warnings, ${summary.infos} infos in ${summary.files} files`);
+  return lines.join('\n') + '\n';
+}
+
+function properties(values: Record<string, string | number | undefined>): string {
+  return Object.entries(values)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
+    .join(',');
+}
+
+// The escaping GitHub's runner applies (actions/toolkit core/src/command.ts).
+function escapeData(value: string): string {
+  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(value: string): string {
+  return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

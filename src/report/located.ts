@@ -1,0 +1,69 @@
+import type { Finding, SuppressedFinding } from '../engine/finding.js';
+import { positionOf } from '../engine/finding.js';
+import type { Rule, Severity } from '../engine/rule.js';
+import { describeResource } from '../model/resource.js';
+
+/** A finding with its place in the source resolved; what every report format prints. */
+export interface LocatedFinding extends Finding {
+  file: string | undefined;
+  line: number | undefined;
+  column: number | undefined;
+}
+
+export interface LocatedSuppressed extends LocatedFinding {
+  suppression: SuppressedFinding['suppression'];
+}
+
+export interface InputError {
+  file: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export interface Summary {
+  files: number;
+  resources: number;
+  containers: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+}
+
+/** Everything a report formatter needs; formatters only format. */
+export interface ReportInput {
+  findings: LocatedFinding[];
+  suppressed: LocatedSuppressed[];
+  inputErrors: InputError[];
+  summary: Summary;
+  rules: readonly Rule[];
+  showSuppressed: boolean;
+  color: boolean;
+  toolVersion: string;
+}
+
+export function locate<T extends Finding>(finding: T): T & LocatedFinding {
+  const position = positionOf(finding);
+  return { ...finding, file: finding.resource.origin.file, line: position?.line, column: position?.column };
+}
+
+export function compareLocated(a: LocatedFinding, b: LocatedFinding): number {
+  return (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || a.rule.localeCompare(b.rule);
+}
+
+export function summarize(findings: readonly Finding[], counts: { files: number; resources: number; containers: number }): Summary {
+  const count = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length;
+  return { ...counts, errors: count('error'), warnings: count('warning'), infos: count('info') };
+}
+
+/** "Deployment/shop/web, container "app": <message>": a finding readable on its own, for text, annotations and admission warnings. */
+export function standaloneMessage(finding: Finding): string {
+  const container = finding.container === undefined ? '' : `, container "${finding.container}"`;
+  return `${describeResource(finding.identity)}${container}: ${finding.message}`;
+}
+
+/** "file:12:7", or the object's name when there is no file (admission, audit). */
+export function whereText(finding: LocatedFinding): string {
+  if (finding.file === undefined) return describeResource(finding.identity);
+  return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}:${finding.column}`;
+}

@@ -1,0 +1,106 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Log, ReportingDescriptor, Result } from 'sarif';
+import type { Severity } from '../engine/rule.js';
+import { readRuleDocs, ruleDocsUrl } from '../engine/rule-docs.js';
+import { standaloneMessage, type ReportInput } from './located.js';
+
+const LEVELS: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
+
+/** SARIF 2.1.0 for GitHub code scanning: rules with help, results with regions. */
+export function formatSarif(input: ReportInput): string {
+  const ruleIndex = new Map(input.rules.map((rule, index) => [rule.meta.id, index]));
+  const rules: ReportingDescriptor[] = input.rules.map(({ meta }) => ({
+    id: meta.id,
+    name: pascalCase(meta.id),
+    shortDescription: { text: sentence(`Flags ${meta.summary}`) },
+    fullDescription: { text: sentence(`Flags ${meta.summary}`) },
+    help: helpOf(meta.id, meta.summary),
+    helpUri: ruleDocsUrl(meta.id),
+    defaultConfiguration: { level: LEVELS[meta.severity] },
+    properties: { tags: ['kubernetes', 'probes'] },
+  }));
+  const results: Result[] = input.findings.map((finding) => {
+    const result: Result = {
+      ruleId: finding.rule,
+      ruleIndex: ruleIndex.get(finding.rule) ?? -1,
+      level: LEVELS[finding.severity],
+      message: { text: sentence(standaloneMessage(finding)) },
+    };
+    if (finding.file !== undefined && finding.file !== '-') {
+      result.locations = [
+        {
+          physicalLocation: {
+            artifactLocation: artifactLocation(finding.file),
+            region: { startLine: finding.line ?? 1, startColumn: finding.column ?? 1 },
+          },
+        },
+      ];
+    }
+    return result;
+  });
+  const log: Log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'probe-lint',
+            version: input.toolVersion,
+            semanticVersion: input.toolVersion,
+            informationUri: 'https://github.com/probe-lint/probe-lint',
+            rules,
+          },
+        },
+        originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(process.cwd() + sep).href } },
+        invocations: [
+          {
+            executionSuccessful: input.inputErrors.length === 0,
+            toolExecutionNotifications: input.inputErrors.map((error) => ({
+              level: 'error' as const,
+              message: { text: sentence(error.message) },
+              ...(error.file !== '-'
+                ? {
+                    locations: [
+                      {
+                        physicalLocation: {
+                          artifactLocation: artifactLocation(error.file),
+                          ...(error.line !== undefined ? { region: { startLine: error.line, startColumn: error.column ?? 1 } } : {}),
+                        },
+                      },
+                    ],
+                  }
+                : {}),
+            })),
+          },
+        ],
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+/** Paths under the working directory are relative to %SRCROOT% (what code scanning expects); others are absolute file URIs. */
+function artifactLocation(file: string): { uri: string; uriBaseId?: string } {
+  const absolute = resolve(file);
+  const fromRoot = relative(process.cwd(), absolute);
+  if (fromRoot.startsWith('..') || isAbsolute(fromRoot)) return { uri: pathToFileURL(absolute).href };
+  return { uri: fromRoot.split(sep).map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' };
+}
+
+function helpOf(id: string, summary: string): { text: string; markdown: string } {
+  const docs = readRuleDocs(id);
+  if (docs === undefined) return { text: sentence(`Flags ${summary}`), markdown: sentence(`Flags ${summary}`) };
+  return { text: docs.replace(/[`*#]/g, '').trim(), markdown: docs.trim() };
+}
+
+function pascalCase(id: string): string {
+  return id.replace(/(^|-)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+}
+
+/** SARIF messages are expected to be full sentences. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
