@@ -23,8 +23,9 @@ export default defineRule({
         pointer: joinPointer(probe.pointer, probe.raw.timeoutSeconds === undefined ? 'periodSeconds' : 'timeoutSeconds'),
         message:
           `${probe.field} timeoutSeconds ${secondsText(probe, 'timeoutSeconds')} is not below periodSeconds ${secondsText(probe, 'periodSeconds')}: ` +
-          `probes never overlap, so a hanging check delays the next one and ${failureConsequence(probe)} only after ` +
-          `failureThreshold ${countText(probe, 'failureThreshold')} × max(period, timeout) = ${product(probe.failureThreshold, interval)}. ` +
+          `probes never overlap and a timed-out one is not retried, so a hanging check delays the next one: ${failureConsequence(probe)} after ` +
+          `failureThreshold ${countText(probe, 'failureThreshold')} × max(period, timeout) = ${product(probe.failureThreshold, interval)}` +
+          (interval > probe.periodSeconds ? `, not the ${product(probe.failureThreshold, probe.periodSeconds)} the period suggests. ` : ', with no pause between probes. ') +
           (fix ? `Set timeoutSeconds below the period (e.g. ${probe.periodSeconds - 1}).` : 'Raise periodSeconds above the timeout.'),
         ...(fix ? { fix } : {}),
       });

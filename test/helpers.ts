@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RULES } from '../rules/index.js';
+import type { ClusterFacts } from '../src/engine/cluster-facts.js';
+import { unknownCluster } from '../src/engine/cluster-facts.js';
+import type { ProbeLintConfig } from '../src/engine/config.js';
+import { Engine, type LintResult } from '../src/engine/engine.js';
+import { locate, type LocatedFinding } from '../src/report/located.js';
+import { lintDocumentsOf } from '../src/source/documents.js';
+import { SourceFile } from '../src/source/source-file.js';
+import { clusterFactsFrom } from '../src/cli/lint-command.js';
+
+/** The repository root (tests run from dist/test). */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = join(ROOT, 'dist/src/cli/main.js');
+export const SHARED = join(ROOT, '../shared');
+
+export interface LintOutcome extends LintResult {
+  located: LocatedFinding[];
+  source: SourceFile;
+}
+
+/** Lints YAML text in-process with the real parser, engine and rules. */
+export function lintText(text: string, options: { config?: ProbeLintConfig; cluster?: ClusterFacts; strict?: boolean; today?: string; file?: string } = {}): LintOutcome {
+  const config = options.config ?? {};
+  const source = new SourceFile(options.file ?? 'test.yaml', text);
+  const engine = new Engine(RULES, {
+    config,
+    cluster: options.cluster ?? (config.cluster ? clusterFactsFrom(config, undefined) : unknownCluster()),
+    strict: options.strict ?? false,
+    ...(options.today ? { today: options.today } : {}),
+  });
+  const result = engine.lint(lintDocumentsOf(source));
+  return { ...result, located: result.findings.map(locate), source };
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI as a separate process, the way users and CI do. */
+export function runCli(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): CliRun {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    input: options.input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Minimal valid Pod with one container; `container` fields are merged in. */
+export function podYaml(containerFields: string, podFields = ''): string {
+  const indent = (text: string, spaces: number) =>
+    text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => ' '.repeat(spaces) + line)
+      .join('\n');
+  return `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+${indent(podFields, 2)}
+  containers:
+    - name: c
+      image: example/c:1
+${indent(containerFields, 6)}
+`;
+}
