@@ -22,14 +22,15 @@ export default defineRule({
       const load =
         density === 'dense'
           ? `at ${podsPerNode} pods per node with probes like this, that is about ${forks} forks/s per node`
-          : `in a dense cluster (${podsPerNode}+ pods per node) with probes like this, that is ${forks}+ forks/s per node; set cluster.podsPerNode or --pods-per-node to know`;
+          : `in a dense cluster (${podsPerNode}+ pods per node) with probes like this, that is ${forks}+ forks/s per node`;
+      const hint = density === 'dense' ? '' : ' (Set cluster.podsPerNode or --pods-per-node to know the density.)';
       report({
         pointer: joinPointer(probe.pointer, 'exec'),
         severity: density === 'dense' ? 'warning' : 'info',
         message:
           `${probe.field} runs an exec command every ${secondsText(probe, 'periodSeconds')} (below ${options.minPeriodSeconds} s): ` +
-          `each run makes the container runtime fork a process in the container; ${load}, which costs node CPU and can slow the kubelet. ` +
-          `Use httpGet, tcpSocket or grpc, or set periodSeconds to ${options.minPeriodSeconds} or more.`,
+          `each run makes the container runtime start a process in the container; ${load}, which costs node CPU and slows the kubelet. ` +
+          `Use httpGet, tcpSocket or grpc, or set periodSeconds to ${options.minPeriodSeconds} or more.${hint}`,
       });
     }
   },

@@ -26,8 +26,9 @@ export default defineRule({
     report({
       pointer: joinPointer(liveness.pointer, 'initialDelaySeconds'),
       message:
-        `livenessProbe waits initialDelaySeconds ${delay} s on every start, with no startupProbe: a container that starts in 5 s is still ` +
-        `unprotected for ${delay} s, and one that needs longer is killed. Add a startupProbe with the same check ` +
+        `livenessProbe waits initialDelaySeconds ${delay} s on every start and there is no startupProbe: a container that hangs early is not ` +
+        `restarted for ${delay} s, and one that needs more than ${delay} s + ${liveness.failureThreshold} × ${liveness.periodSeconds} s = ${budget} s to start ` +
+        `is killed before it is up, again and again. Add a startupProbe with the same check ` +
         `(failureThreshold × periodSeconds = ${product(failureThreshold, liveness.periodSeconds)}) and set the liveness delay to 0.`,
       fix: [
         { op: 'add', path: joinPointer(container.pointer, 'startupProbe'), value: startupProbe },

@@ -2,7 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvModule, { type ErrorObject } from 'ajv';
-import { LineCounter, parseDocument, isNode } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import { DEFAULT_DENSE_PODS_PER_NODE } from './cluster-facts.js';
 import type { Severity } from './rule.js';
 
@@ -70,8 +70,8 @@ export function parseConfig(text: string, file: string): ProbeLintConfig {
   if (!validateConfig(config)) {
     const messages = relevantErrors(validateConfig.errors ?? []).map((error) => {
       const path = pathOf(error);
-      const node = document.getIn(path, true);
-      const where = isNode(node) && node.range ? lineCounter.linePos(node.range[0]) : undefined;
+      const offset = error.keyword === 'additionalProperties' ? keyOffset(document, path) : valueOffset(document, path);
+      const where = offset === undefined ? undefined : lineCounter.linePos(offset);
       const location = where ? `${file}:${where.line}:${where.col}` : file;
       return `${location}: ${describeError(error, path)}`;
     });
@@ -83,6 +83,19 @@ export function parseConfig(text: string, file: string): ProbeLintConfig {
 /** Effective cluster density threshold from config. */
 export function densePodsPerNode(config: ProbeLintConfig): number {
   return config.cluster?.densePodsPerNode ?? DEFAULT_DENSE_PODS_PER_NODE;
+}
+
+function valueOffset(document: Document, path: (string | number)[]): number | undefined {
+  const node = document.getIn(path, true);
+  return isNode(node) && node.range ? node.range[0] : undefined;
+}
+
+/** Where the key itself is written, for "unknown key" errors. */
+function keyOffset(document: Document, path: (string | number)[]): number | undefined {
+  const parent = path.length > 1 ? document.getIn(path.slice(0, -1), true) : document.contents;
+  if (!isMap(parent)) return valueOffset(document, path);
+  const pair = parent.items.find((item) => isScalar(item.key) && String(item.key.value) === String(path[path.length - 1]));
+  return isScalar(pair?.key) ? pair.key.range?.[0] : undefined;
 }
 
 function pathOf(error: ErrorObject): (string | number)[] {

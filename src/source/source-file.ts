@@ -47,31 +47,55 @@ export class SourceFile {
   }
 
   private parse(): void {
-    let duplicatesSeen = 0;
     try {
-      // `json: true` lets a later duplicate key win, as Kubernetes' decoders do; the recorder
-      // still sees every key and reports the duplicates.
-      jsYaml.loadAll(
-        this.text,
-        (value) => {
-          const index = this.documents.length;
-          this.documents.push({ index, value });
-          for (const duplicate of this.recorder.duplicateKeys.slice(duplicatesSeen)) {
-            this.duplicateKeys.push({ key: duplicate.key, position: this.positionAt(duplicate.offset), documentIndex: index });
-          }
-          duplicatesSeen = this.recorder.duplicateKeys.length;
-        },
-        { filename: this.file, schema: MANIFEST_SCHEMA, json: true, listener: this.recorder.listener },
-      );
+      this.parseStream(this.text, 0);
     } catch (error) {
       if (!(error instanceof jsYaml.YAMLException)) throw error;
-      const mark = (error as jsYaml.YAMLException & { mark?: { line: number; column: number } }).mark;
-      this.error = {
-        file: this.file,
-        line: (mark?.line ?? 0) + 1,
-        column: (mark?.column ?? 0) + 1,
-        reason: error.reason,
-      };
+      // js-yaml composes the whole stream before returning any document, so one syntax error
+      // would lose them all. Parse again one document at a time to keep those before the error.
+      this.documents.length = 0;
+      this.duplicateKeys.length = 0;
+      this.parseDocumentByDocument();
+    }
+  }
+
+  private parseDocumentByDocument(): void {
+    const starts = documentStarts(this.text);
+    for (let i = 0; i < starts.length; i++) {
+      const start = starts[i]!;
+      const chunk = this.text.slice(start, starts[i + 1] ?? this.text.length);
+      try {
+        this.parseStream(chunk, start);
+      } catch (error) {
+        if (!(error instanceof jsYaml.YAMLException)) throw error;
+        const mark = (error as jsYaml.YAMLException & { mark?: { line: number; column: number } }).mark;
+        this.error = {
+          file: this.file,
+          line: (mark?.line ?? 0) + this.lines.positionOf(start).line,
+          column: (mark?.column ?? 0) + 1,
+          reason: error.reason,
+        };
+        return;
+      }
+    }
+  }
+
+  /** Parses `text`, which starts at `baseOffset` in the file, appending its documents. */
+  private parseStream(text: string, baseOffset: number): void {
+    const duplicatesBefore = this.recorder.duplicateKeys.length;
+    this.recorder.reset();
+    this.recorder.baseOffset = baseOffset;
+    this.recorder.documentIndex = this.documents.length;
+    // `json: true` lets a later duplicate key win, as Kubernetes' decoders do; the recorder
+    // still sees every key and reports the duplicates.
+    jsYaml.loadAll(text, (value) => this.documents.push({ index: this.documents.length, value }), {
+      filename: this.file,
+      schema: MANIFEST_SCHEMA,
+      json: true,
+      listener: this.recorder.listener,
+    });
+    for (const duplicate of this.recorder.duplicateKeys.slice(duplicatesBefore)) {
+      this.duplicateKeys.push({ key: duplicate.key, position: this.positionAt(duplicate.offset), documentIndex: duplicate.documentIndex });
     }
   }
 
@@ -98,6 +122,16 @@ export class SourceFile {
   positionAt(offset: number): Position {
     return this.lines.positionOf(this.lines.skipSeparation(offset));
   }
+}
+
+/** Offsets where documents start: 0 and each line that begins with the "---" marker. */
+function documentStarts(text: string): number[] {
+  const starts = [0];
+  const marker = /^---(?=[ \t\r\n]|$)/gm;
+  for (let match = marker.exec(text); match !== null; match = marker.exec(text)) {
+    if (match.index > 0) starts.push(match.index);
+  }
+  return starts;
 }
 
 function itemOffset(children: unknown[], index: number): number | undefined {

@@ -17,6 +17,8 @@ export interface NodeChildren {
 export interface DuplicateKey {
   key: string;
   offset: number;
+  /** Index of the document in the stream (counting from documentIndex at the start). */
+  documentIndex: number;
 }
 
 interface Frame {
@@ -29,16 +31,22 @@ export class PositionRecorder {
   readonly nodes = new WeakMap<object, NodeChildren>();
   readonly duplicateKeys: DuplicateKey[] = [];
   private stack: Frame[] = [];
+  /** Added to every position: set when a stream is parsed one document at a time. */
+  baseOffset = 0;
+  /** Index of the document being composed; a root node's close moves it on. */
+  documentIndex = 0;
 
   readonly listener = (event: 'open' | 'close', state: { position: number; result: unknown }): void => {
     if (event === 'open') {
-      this.stack.push({ start: state.position, children: [] });
+      this.stack.push({ start: state.position + this.baseOffset, children: [] });
       return;
     }
     const frame = this.stack.pop();
     if (frame === undefined) return;
     const result = state.result;
-    if (result !== null && typeof result === 'object') {
+    // js-yaml wraps some nodes (a flow collection at the top level) in a second composeNode with
+    // the same result; the inner frame holds the real children, so it is kept.
+    if (result !== null && typeof result === 'object' && !this.nodes.has(result)) {
       if (Array.isArray(result)) {
         this.nodes.set(result, { start: frame.start, children: frame.children });
       } else {
@@ -47,6 +55,7 @@ export class PositionRecorder {
     }
     const parent = this.stack[this.stack.length - 1];
     if (parent !== undefined) parent.children.push(frame.start, result);
+    else this.documentIndex++;
   };
 
   /** Reset between documents of a stream whose parse failed half-way. */
@@ -71,7 +80,7 @@ export class PositionRecorder {
     for (let i = 0; i < children.length; i += 2) {
       const key = children[i + 1] as string;
       if (key === '<<') continue; // merge keys may repeat
-      if (seen.has(key)) this.duplicateKeys.push({ key, offset: children[i] as number });
+      if (seen.has(key)) this.duplicateKeys.push({ key, offset: children[i] as number, documentIndex: this.documentIndex });
       seen.add(key);
     }
   }

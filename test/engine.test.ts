@@ -1,0 +1,111 @@
+// Configuration, severities and suppression, through the real engine.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, parseConfig } from '../src/engine/config.js';
+import { lintText, podYaml } from './helpers.js';
+
+const mirrored = podYaml('livenessProbe:\n  httpGet:\n    port: 80\nreadinessProbe:\n  httpGet:\n    port: 80');
+
+describe('configuration', () => {
+  it('turns rules off and overrides severities', () => {
+    const before = lintText(mirrored).findings.map((finding) => `${finding.rule}:${finding.severity}`);
+    assert.deepEqual(before, ['liveness-mirrors-readiness:warning']);
+    const config = parseConfig('rules:\n  liveness-mirrors-readiness: error\n', 'c.yaml');
+    assert.deepEqual(
+      lintText(mirrored, { config }).findings.map((finding) => `${finding.rule}:${finding.severity}`),
+      ['liveness-mirrors-readiness:error'],
+    );
+    assert.deepEqual(lintText(mirrored, { config: parseConfig('rules:\n  liveness-mirrors-readiness: "off"\n', 'c.yaml') }).findings, []);
+    assert.deepEqual(lintText(mirrored, { config: parseConfig('rules:\n  liveness-mirrors-readiness: {enabled: false}\n', 'c.yaml') }).findings, []);
+  });
+
+  it('passes rule options', () => {
+    const slowStart = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  initialDelaySeconds: 20\nreadinessProbe:\n  tcpSocket:\n    port: 81');
+    assert.deepEqual(lintText(slowStart).findings, []);
+    const config = parseConfig('rules:\n  liveness-without-startup-probe:\n    options:\n      minInitialDelaySeconds: 15\n', 'c.yaml');
+    assert.deepEqual(
+      lintText(slowStart, { config }).findings.map((finding) => finding.rule),
+      ['liveness-without-startup-probe'],
+    );
+  });
+
+  const bad: [string, string, RegExp][] = [
+    ['an unknown rule', 'rules:\n  timeout-below-period: error\n', /c\.yaml:2:3: rules\.timeout-below-period: unknown rule "timeout-below-period"/],
+    ['a wrong severity', 'rules:\n  timeout-not-below-period: fatal\n', /c\.yaml:2:29: rules\.timeout-not-below-period: must be one of "off", "error", "warning", "info"/],
+    ['a wrong option type', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriodSeconds: soon\n', /c\.yaml:4:25: rules\.exec-probe-dense-cluster\.options\.minPeriodSeconds: must be integer/],
+    ['an unknown option', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriod: 5\n', /c\.yaml:4:7: rules\.exec-probe-dense-cluster\.options\.minPeriod: unknown key; allowed here: minPeriodSeconds/],
+    ['an unknown top-level key', 'rule:\n  x: y\n', /c\.yaml:1:1: rule: unknown key; allowed here: rules, cluster, ignore/],
+    ['an ignore entry without a reason', 'ignore:\n  - kind: Deployment\n', /c\.yaml:2:5: ignore\.0: must have required property 'reason'/],
+    ['a bad expiry date', 'ignore:\n  - reason: legacy\n    expires: next week\n', /c\.yaml:3:14: ignore\.0\.expires: must match pattern/],
+    ['invalid YAML', 'rules: [\n', /c\.yaml:\d+:\d+: invalid YAML/],
+  ];
+  for (const [what, text, expected] of bad) {
+    it(`rejects ${what} with the file, line and key`, () => {
+      assert.throws(() => parseConfig(text, 'c.yaml'), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, expected);
+        return true;
+      });
+    });
+  }
+});
+
+describe('suppression', () => {
+  const annotated = (where: 'object' | 'template', value: string, key = 'probe-lint.dev/ignore') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+${where === 'object' ? `  annotations:\n    ${key}: "${value}"\n` : ''}spec:
+  template:
+    metadata:
+      labels: {app: web}
+${where === 'template' ? `      annotations:\n        ${key}: "${value}"\n` : ''}    spec:
+      containers:
+        - name: web
+          image: nginx
+          livenessProbe:
+            httpGet: {port: 80}
+          readinessProbe:
+            httpGet: {port: 80}
+`;
+
+  it('honours the annotation on the object and on the pod template, with a reason', () => {
+    for (const where of ['object', 'template'] as const) {
+      const { findings, suppressed } = lintText(annotated(where, 'liveness-mirrors-readiness # same endpoint on purpose'));
+      assert.deepEqual(findings, []);
+      assert.deepEqual(suppressed.map((finding) => [finding.rule, finding.suppression]), [
+        ['liveness-mirrors-readiness', { by: 'annotation', reason: 'probe-lint.dev/ignore: same endpoint on purpose' }],
+      ]);
+    }
+  });
+
+  it('honours "*" and per-container annotations, and only for the named container', () => {
+    assert.equal(lintText(annotated('object', '*')).findings.length, 0);
+    assert.equal(lintText(annotated('template', 'liveness-mirrors-readiness', 'probe-lint.dev/ignore.web')).findings.length, 0);
+    assert.equal(lintText(annotated('template', 'liveness-mirrors-readiness', 'probe-lint.dev/ignore.other')).findings.length, 1);
+    assert.equal(lintText(annotated('object', 'timeout-not-below-period')).findings.length, 1);
+  });
+
+  it('disregards annotations in strict mode', () => {
+    assert.equal(lintText(annotated('object', '*'), { strict: true }).findings.length, 1);
+  });
+
+  it('applies config ignores by kind, namespace, name and container globs until they expire', () => {
+    const config = parseConfig(
+      'ignore:\n  - kind: Deploy*\n    namespace: sh?p\n    name: "*"\n    container: web\n    rules: [liveness-mirrors-readiness]\n    reason: LEGACY-42\n    expires: "2027-01-31"\n',
+      'c.yaml',
+    );
+    const text = annotated('object', 'nothing');
+    const active = lintText(text, { config, today: '2027-01-31' });
+    assert.deepEqual(active.findings, []);
+    assert.deepEqual(active.suppressed[0]?.suppression, { by: 'config', reason: 'LEGACY-42' });
+
+    const expired = lintText(text, { config, today: '2027-02-01' });
+    assert.equal(expired.findings.length, 1);
+    assert.match(expired.findings[0]!.message, /\(the exemption "LEGACY-42" expired on 2027-01-31\)$/);
+
+    const otherNamespace = lintText(text.replace('namespace: shop', 'namespace: prod'), { config, today: '2027-01-01' });
+    assert.equal(otherNamespace.findings.length, 1);
+  });
+});

@@ -1,0 +1,199 @@
+// Effective values, pod-site discovery and input forms: what every rule stands on.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { effectiveProbe, handlerIdentity } from '../src/model/effective-probe.js';
+import { findPodSites } from '../src/model/pod-site.js';
+import { resourcesOfDocument } from '../src/model/resource.js';
+import { SourceFile } from '../src/source/source-file.js';
+import { lintText, podYaml } from './helpers.js';
+
+function sitesOf(text: string) {
+  const source = new SourceFile('t.yaml', text);
+  return source.documents.flatMap((document) => resourcesOfDocument(document.value, {}).flatMap(findPodSites));
+}
+
+describe('effective probe values', () => {
+  it('applies the API defaults when no field is set', () => {
+    const [site] = sitesOf(podYaml('livenessProbe:\n  tcpSocket:\n    port: 80'));
+    const probe = effectiveProbe(site!.containers[0]!, 'liveness')!;
+    assert.deepEqual(
+      [probe.timeoutSeconds, probe.periodSeconds, probe.successThreshold, probe.failureThreshold, probe.initialDelaySeconds],
+      [1, 10, 1, 3, 0],
+    );
+    assert.equal(probe.pointer, '/spec/containers/0/livenessProbe');
+  });
+
+  it('treats 0 as the default and keeps negative values for validation', () => {
+    const [site] = sitesOf(podYaml('readinessProbe:\n  exec:\n    command: [x]\n  periodSeconds: 0\n  timeoutSeconds: -2'));
+    const probe = effectiveProbe(site!.containers[0]!, 'readiness')!;
+    assert.equal(probe.periodSeconds, 10);
+    assert.equal(probe.timeoutSeconds, -2);
+  });
+
+  it('reports nothing about timing for a probe with only a handler', () => {
+    const { findings } = lintText(podYaml('livenessProbe:\n  httpGet:\n    path: /livez\n    port: 80\nreadinessProbe:\n  httpGet:\n    path: /readyz\n    port: 80'));
+    assert.deepEqual(findings.map((finding) => finding.rule), []);
+  });
+
+  it('sees a named port and the number it resolves to as the same check', () => {
+    const [site] = sitesOf(
+      podYaml('ports:\n  - name: web\n    containerPort: 8080\nlivenessProbe:\n  httpGet:\n    port: web\nreadinessProbe:\n  httpGet:\n    port: 8080\n    path: /'),
+    );
+    const container = site!.containers[0]!;
+    const liveness = effectiveProbe(container, 'liveness')!;
+    const readiness = effectiveProbe(container, 'readiness')!;
+    assert.equal(handlerIdentity(liveness, container.container), handlerIdentity(readiness, container.container));
+  });
+});
+
+describe('pod sites', () => {
+  const template = `template:
+    metadata:
+      labels: {app: x}
+    spec:
+      containers:
+        - name: app
+          image: example/app:1`;
+  const cases: [string, string, string][] = [
+    ['Pod', 'apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: app\n      image: example/app:1', '/spec'],
+    ['PodTemplate', `apiVersion: v1\nkind: PodTemplate\nmetadata: {name: x}\n${template.replace(/^ {2}/gm, '')}`, '/template/spec'],
+    ['ReplicationController', `apiVersion: v1\nkind: ReplicationController\nmetadata: {name: x}\nspec:\n  ${template}`, '/spec/template/spec'],
+    ['Deployment', `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  ${template}`, '/spec/template/spec'],
+    ['ReplicaSet', `apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: x}\nspec:\n  ${template}`, '/spec/template/spec'],
+    ['StatefulSet', `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: x}\nspec:\n  ${template}`, '/spec/template/spec'],
+    ['DaemonSet', `apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: x}\nspec:\n  ${template}`, '/spec/template/spec'],
+    ['Job', `apiVersion: batch/v1\nkind: Job\nmetadata: {name: x}\nspec:\n  ${template}`, '/spec/template/spec'],
+    [
+      'CronJob',
+      `apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: x}\nspec:\n  schedule: "* * * * *"\n  jobTemplate:\n    spec:\n${template.replace(/^/gm, '      ')}`,
+      '/spec/jobTemplate/spec/template/spec',
+    ],
+    ['Rollout (custom resource)', `apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: x}\nspec:\n  ${template}`, '/spec/template/spec'],
+  ];
+  for (const [kind, text, pointer] of cases) {
+    it(`finds the pod spec of a ${kind} at ${pointer}`, () => {
+      const sites = sitesOf(text);
+      assert.deepEqual(
+        sites.map((site) => site.pointer),
+        [pointer],
+      );
+      assert.deepEqual(
+        sites[0]!.containers.map((container) => [container.name, container.role, container.pointer]),
+        [['app', 'container', `${pointer}/containers/0`]],
+      );
+    });
+  }
+
+  it('finds items of a List and of a typed *List, with pointers into the document', () => {
+    const list = `apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: c}
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: d}
+    spec:
+      template:
+        spec:
+          containers:
+            - name: app
+              image: example/app:1
+`;
+    assert.deepEqual(
+      sitesOf(list).map((site) => site.pointer),
+      ['/items/1/spec/template/spec'],
+    );
+    assert.deepEqual(
+      sitesOf(list.replace('kind: List', 'kind: DeploymentList')).map((site) => site.pointer),
+      ['/items/1/spec/template/spec'],
+    );
+  });
+
+  it('gives each container its role: container, sidecar, init, ephemeral', () => {
+    const [site] = sitesOf(`apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  initContainers:
+    - {name: setup, image: a}
+    - {name: proxy, image: b, restartPolicy: Always}
+  containers:
+    - {name: app, image: c}
+  ephemeralContainers:
+    - {name: debug, image: d}
+`);
+    assert.deepEqual(
+      site!.containers.map((container) => `${container.name}:${container.role}`),
+      ['app:container', 'setup:init', 'proxy:sidecar', 'debug:ephemeral'],
+    );
+  });
+
+  it('ignores custom resources whose "containers" are partial overrides without images', () => {
+    assert.deepEqual(sitesOf('apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: k8s}\nspec:\n  containers:\n    - name: prometheus\n      env: []'), []);
+  });
+
+  it('skips documents that are not Kubernetes objects', () => {
+    const workflow = 'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n';
+    const values = 'replicaCount: 2\nimage:\n  repository: nginx\nlivenessProbe:\n  httpGet: {port: 99999}\n';
+    const { findings, resources } = lintText(`${workflow}---\n${values}---\n`);
+    assert.equal(resources, 0);
+    assert.deepEqual(findings, []);
+  });
+});
+
+describe('source positions', () => {
+  it('locates findings in JSON input', () => {
+    const json = JSON.stringify(
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', readinessProbe: { tcpSocket: { port: 80 }, terminationGracePeriodSeconds: 5 } }] } },
+      null,
+      2,
+    );
+    const { located } = lintText(json, { file: 'pod.json' });
+    const finding = located.find((candidate) => candidate.rule === 'readiness-termination-grace-period')!;
+    const line = json.split('\n').findIndex((text) => text.includes('"terminationGracePeriodSeconds"')) + 1;
+    assert.equal(finding.line, line);
+    assert.equal(finding.column, json.split('\n')[line - 1]!.indexOf('"terminationGracePeriodSeconds"') + 1);
+  });
+
+  it('locates findings in the right document of a stream and inside List items', () => {
+    const text = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: a}
+---
+apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: p}
+    spec:
+      containers:
+        - name: c
+          image: i
+          livenessProbe:
+            grpc:
+              port: health
+`;
+    const { located } = lintText(text);
+    const finding = located.find((candidate) => candidate.rule === 'grpc-named-port')!;
+    assert.equal(finding.pointer, '/items/0/spec/containers/0/livenessProbe/grpc/port');
+    assert.deepEqual([finding.line, finding.column], [17, 15]);
+    assert.deepEqual(finding.identity, { apiVersion: 'v1', kind: 'Pod', name: 'p' });
+  });
+
+  it('reports a duplicate key and lints the document with the last value', () => {
+    const text = podYaml('livenessProbe:\n  httpGet:\n    path: /a\n    port: 80\n  timeoutSeconds: 1\n  timeoutSeconds: 20');
+    const { located } = lintText(text);
+    const rules = located.map((finding) => `${finding.rule}@${finding.line}`).sort();
+    assert.deepEqual(rules, ['duplicate-key@15', 'missing-readiness-probe@8', 'timeout-not-below-period@15']);
+  });
+
+  it('keeps the documents before a YAML syntax error and reports where it is', () => {
+    const source = new SourceFile('broken.yaml', `${podYaml('')}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: [unclosed\n`);
+    assert.equal(source.documents.length, 1);
+    assert.deepEqual({ line: source.error?.line, file: source.error?.file }, { line: 16, file: 'broken.yaml' });
+    assert.ok(source.error!.reason.length > 0);
+  });
+});
