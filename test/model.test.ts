@@ -183,6 +183,12 @@ items:
     assert.deepEqual(finding.identity, { apiVersion: 'v1', kind: 'Pod', name: 'p' });
   });
 
+  it('locates findings in a document that another follows', () => {
+    const { located } = lintText(`${podYaml('livenessProbe:\n  grpc:\n    port: health')}---\n${podYaml('')}`);
+    const finding = located.find((candidate) => candidate.rule === 'grpc-named-port')!;
+    assert.deepEqual([finding.line, finding.column], [12, 11]);
+  });
+
   it('reports a duplicate key and lints the document with the last value', () => {
     const text = podYaml('livenessProbe:\n  httpGet:\n    path: /a\n    port: 80\n  timeoutSeconds: 1\n  timeoutSeconds: 20');
     const { located } = lintText(text);

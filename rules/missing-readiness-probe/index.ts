@@ -1,5 +1,4 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { servicesSelecting } from '../../src/engine/run-facts.js';
 
 export default defineRule({
   meta: {
@@ -12,7 +11,7 @@ export default defineRule({
   checkContainer({ site, container, probe, run, report }) {
     if (container.role !== 'container' || !site.longRunning || probe('readiness') !== undefined) return;
     const namespace = site.resource.object.metadata?.namespace ?? site.podMetadata?.namespace;
-    const services = servicesSelecting(run, namespace, site.podMetadata?.labels);
+    const services = run.servicesSelecting(namespace, site.podMetadata?.labels);
     const traffic = services.length
       ? `Service ${services.map((service) => `"${service.name}"`).join(', ')} sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot`
       : 'any Service that selects the pod sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot';

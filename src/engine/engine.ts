@@ -1,11 +1,11 @@
 import { effectiveProbes } from '../model/effective-probe.js';
 import { findPodSites, type ContainerSite, type PodSite } from '../model/pod-site.js';
-import { identityOf, type Resource } from '../model/resource.js';
+import { identityOf, type Resource, type ResourceIdentity } from '../model/resource.js';
 import type { Position } from '../source/line-index.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import type { ProbeLintConfig, RuleSetting } from './config.js';
 import type { Finding, SuppressedFinding } from './finding.js';
-import type { Report, Rule, Severity } from './rule.js';
+import type { ContainerContext, Report, Rule, Severity } from './rule.js';
 import { collectRunFacts, type RunFacts } from './run-facts.js';
 import { annotationSuppression, configSuppression, type SuppressionSubject } from './suppression.js';
 
@@ -50,6 +50,7 @@ export class Engine {
   private readonly active: ActiveRule[];
   private readonly containerRules: ActiveRule[];
   private readonly documentRules: ActiveRule[];
+  private readonly today: string;
 
   constructor(
     rules: readonly Rule[],
@@ -62,6 +63,7 @@ export class Engine {
     });
     this.containerRules = this.active.filter(({ rule }) => rule.checkContainer !== undefined);
     this.documentRules = this.active.filter(({ rule }) => rule.checkDocument !== undefined);
+    this.today = options.today ?? new Date().toISOString().slice(0, 10);
   }
 
   lint(documents: readonly LintDocument[], run: RunFacts = collectRunFacts(documents.flatMap((document) => document.resources))): LintResult {
@@ -71,10 +73,11 @@ export class Engine {
       if (first !== undefined && document.duplicateKeys?.length) this.checkDocument(first, document.duplicateKeys, result);
       for (const resource of document.resources) {
         result.resources++;
+        const identity = identityOf(resource.object);
         for (const site of findPodSites(resource)) {
           for (const container of site.containers) {
             result.containers++;
-            this.checkContainer(site, container, run, result);
+            this.checkContainer(site, container, identity, run, result);
           }
         }
       }
@@ -83,30 +86,34 @@ export class Engine {
   }
 
   private checkDocument(resource: Resource, duplicateKeys: NonNullable<LintDocument['duplicateKeys']>, result: LintResult): void {
+    const target: ReportTarget = { resource, identity: identityOf(resource.object), container: undefined, metadata: [resource.object.metadata] };
     for (const active of this.documentRules) {
-      const emit = this.emitter(active, resource, undefined, [resource.object.metadata], result);
-      this.guard(active, resource, result, () => active.rule.checkDocument!({ duplicateKeys, report: emit }));
+      this.guard(active, resource, result, () =>
+        active.rule.checkDocument!({ duplicateKeys, report: (report) => this.record(active, target, report, result) }),
+      );
     }
   }
 
-  private checkContainer(site: PodSite, container: ContainerSite, run: RunFacts, result: LintResult): void {
+  private checkContainer(site: PodSite, container: ContainerSite, identity: ResourceIdentity, run: RunFacts, result: LintResult): void {
     const probes = effectiveProbes(container);
-    const metadata = [site.resource.object.metadata, site.podMetadata];
+    const target: ReportTarget = { resource: site.resource, identity, container: container.name, metadata: [site.resource.object.metadata, site.podMetadata] };
+    // One context per container, shared by the rules in turn: this loop runs for every container of every input.
+    let current = this.containerRules[0]!;
+    const context: ContainerContext<unknown> = {
+      site,
+      container,
+      spec: container.container,
+      probes,
+      probe: (type) => probes.find((probe) => probe.type === type),
+      options: undefined,
+      cluster: this.options.cluster,
+      run,
+      report: (report) => this.record(current, target, report, result),
+    };
     for (const active of this.containerRules) {
-      const report = this.emitter(active, site.resource, container.name, metadata, result);
-      this.guard(active, site.resource, result, () =>
-        active.rule.checkContainer!({
-          site,
-          container,
-          spec: container.container,
-          probes,
-          probe: (type) => probes.find((probe) => probe.type === type),
-          options: active.options,
-          cluster: this.options.cluster,
-          run,
-          report,
-        }),
-      );
+      current = active;
+      context.options = active.options;
+      this.guard(active, site.resource, result, () => active.rule.checkContainer!(context));
     }
   }
 
@@ -118,42 +125,42 @@ export class Engine {
     }
   }
 
-  private emitter(
-    active: ActiveRule,
-    resource: Resource,
-    container: string | undefined,
-    metadata: SuppressionSubject['metadata'],
-    result: LintResult,
-  ): (report: Report) => void {
-    const identity = identityOf(resource.object);
-    return (report) => {
-      const finding: Finding = {
-        rule: active.rule.meta.id,
-        severity: active.severity ?? report.severity ?? active.rule.meta.severity,
-        message: report.message,
-        pointer: report.pointer,
-        resource,
-        identity,
-      };
-      if (container !== undefined) finding.container = container;
-      if (report.fix !== undefined) finding.fix = report.fix;
-      if (report.position !== undefined) finding.position = report.position;
-
-      const subject: SuppressionSubject = { rule: finding.rule, identity, container, metadata };
-      const byAnnotation = this.options.strict ? undefined : annotationSuppression(subject);
-      if (byAnnotation !== undefined) {
-        result.suppressed.push({ ...finding, suppression: byAnnotation });
-        return;
-      }
-      const verdict = configSuppression(this.options.config.ignore ?? [], subject, this.options.today ?? today());
-      if (verdict.kind === 'suppressed') {
-        result.suppressed.push({ ...finding, suppression: verdict.suppression });
-        return;
-      }
-      if (verdict.kind === 'expired') finding.message += ` (${verdict.note})`;
-      result.findings.push(finding);
+  /** Turns a rule's report into a finding, or a suppressed finding. */
+  private record(active: ActiveRule, target: ReportTarget, report: Report, result: LintResult): void {
+    const finding: Finding = {
+      rule: active.rule.meta.id,
+      severity: active.severity ?? report.severity ?? active.rule.meta.severity,
+      message: report.message,
+      pointer: report.pointer,
+      resource: target.resource,
+      identity: target.identity,
     };
+    if (target.container !== undefined) finding.container = target.container;
+    if (report.fix !== undefined) finding.fix = report.fix;
+    if (report.position !== undefined) finding.position = report.position;
+
+    const subject: SuppressionSubject = { rule: finding.rule, identity: target.identity, container: target.container, metadata: target.metadata };
+    const byAnnotation = this.options.strict ? undefined : annotationSuppression(subject);
+    if (byAnnotation !== undefined) {
+      result.suppressed.push({ ...finding, suppression: byAnnotation });
+      return;
+    }
+    const verdict = configSuppression(this.options.config.ignore ?? [], subject, this.today);
+    if (verdict.kind === 'suppressed') {
+      result.suppressed.push({ ...finding, suppression: verdict.suppression });
+      return;
+    }
+    if (verdict.kind === 'expired') finding.message += ` (${verdict.note})`;
+    result.findings.push(finding);
   }
+}
+
+/** Who a report is about: the resource, its identity, the container, and the metadata whose annotations may suppress. */
+interface ReportTarget {
+  resource: Resource;
+  identity: ResourceIdentity;
+  container: string | undefined;
+  metadata: SuppressionSubject['metadata'];
 }
 
 function isEnabled(setting: RuleSetting | undefined): boolean {
@@ -169,8 +176,4 @@ function severityOverride(setting: RuleSetting | undefined): Severity | undefine
 
 function optionsOf(setting: RuleSetting | undefined): Record<string, unknown> {
   return typeof setting === 'object' ? (setting.options ?? {}) : {};
-}
-
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
 }

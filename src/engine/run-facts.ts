@@ -1,15 +1,45 @@
 import type { Service } from 'kubernetes-types/core/v1.js';
 import type { Resource } from '../model/resource.js';
 
-/** Facts about the whole input that a rule may need, such as which Services select which pods. */
-export interface RunFacts {
-  services: readonly SelectingService[];
-}
-
 export interface SelectingService {
   name: string;
   namespace: string | undefined;
   selector: Record<string, string>;
+}
+
+/**
+ * Facts about the whole input that a rule may need: which Services select which pods.
+ * Services are indexed by namespace and by one of their selector pairs, so finding the
+ * Services of a pod costs a few lookups, not a scan of every Service in the input.
+ */
+export class RunFacts {
+  private readonly byNamespaceAndPair = new Map<string, SelectingService[]>();
+
+  constructor(services: readonly SelectingService[] = []) {
+    for (const service of services) {
+      const [key, value] = Object.entries(service.selector)[0]!;
+      const index = indexKey(service.namespace, key, String(value));
+      const list = this.byNamespaceAndPair.get(index);
+      if (list) list.push(service);
+      else this.byNamespaceAndPair.set(index, [service]);
+    }
+  }
+
+  /** Services in the same namespace whose selector matches the pod's labels (an unset namespace is "default"). */
+  servicesSelecting(namespace: string | undefined, labels: Record<string, string> | undefined): SelectingService[] {
+    if (labels === undefined || labels === null || this.byNamespaceAndPair.size === 0) return [];
+    const found: SelectingService[] = [];
+    for (const [key, value] of Object.entries(labels)) {
+      for (const service of this.byNamespaceAndPair.get(indexKey(namespace, key, String(value))) ?? []) {
+        if (Object.entries(service.selector).every(([selectorKey, selectorValue]) => labels[selectorKey] === String(selectorValue))) found.push(service);
+      }
+    }
+    return found;
+  }
+}
+
+function indexKey(namespace: string | undefined, key: string, value: string): string {
+  return `${namespace ?? 'default'}\u0000${key}\u0000${value}`;
 }
 
 export function collectRunFacts(resources: Iterable<Resource>): RunFacts {
@@ -17,18 +47,8 @@ export function collectRunFacts(resources: Iterable<Resource>): RunFacts {
   for (const { object } of resources) {
     if (object.kind !== 'Service' || object.apiVersion !== 'v1') continue;
     const selector = (object as unknown as Service).spec?.selector;
-    if (selector === undefined || selector === null || Object.keys(selector).length === 0) continue;
+    if (selector === undefined || selector === null || typeof selector !== 'object' || Object.keys(selector).length === 0) continue;
     services.push({ name: String(object.metadata?.name ?? ''), namespace: object.metadata?.namespace, selector });
   }
-  return { services };
-}
-
-/** Services in the same namespace whose selector matches the pod's labels (an unset namespace matches an unset one). */
-export function servicesSelecting(run: RunFacts, namespace: string | undefined, labels: Record<string, string> | undefined): SelectingService[] {
-  if (labels === undefined) return [];
-  return run.services.filter(
-    (service) =>
-      (service.namespace ?? 'default') === (namespace ?? 'default') &&
-      Object.entries(service.selector).every(([key, value]) => labels[key] === String(value)),
-  );
+  return new RunFacts(services);
 }

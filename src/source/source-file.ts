@@ -1,6 +1,6 @@
 import jsYaml from 'js-yaml';
 import { LineIndex, type Position } from './line-index.js';
-import { PositionRecorder } from './yaml-positions.js';
+import { itemOf, memberOf, PositionRecorder } from './yaml-positions.js';
 import { parsePointer } from '../model/pointer.js';
 
 /** YAML 1.2 core scalars plus merge keys: what Kubernetes manifests use, without js-yaml's timestamp and binary types. */
@@ -48,11 +48,13 @@ export class SourceFile {
 
   private parse(): void {
     try {
-      this.parseStream(this.text, 0);
+      this.parseStream(this.text, 0, false);
     } catch (error) {
       if (!(error instanceof jsYaml.YAMLException)) throw error;
-      // js-yaml composes the whole stream before returning any document, so one syntax error
-      // would lose them all. Parse again one document at a time to keep those before the error.
+      // A strict parse rejects duplicate keys; Kubernetes' decoders keep the last value, so parse
+      // again letting the last one win, with the recorder reporting each duplicate.
+      // js-yaml also composes the whole stream before returning any document, so for a syntax
+      // error this goes one document at a time to keep those before the error.
       this.documents.length = 0;
       this.duplicateKeys.length = 0;
       this.parseDocumentByDocument();
@@ -65,7 +67,7 @@ export class SourceFile {
       const start = starts[i]!;
       const chunk = this.text.slice(start, starts[i + 1] ?? this.text.length);
       try {
-        this.parseStream(chunk, start);
+        this.parseStream(chunk, start, true);
       } catch (error) {
         if (!(error instanceof jsYaml.YAMLException)) throw error;
         const mark = (error as jsYaml.YAMLException & { mark?: { line: number; column: number } }).mark;
@@ -81,17 +83,17 @@ export class SourceFile {
   }
 
   /** Parses `text`, which starts at `baseOffset` in the file, appending its documents. */
-  private parseStream(text: string, baseOffset: number): void {
+  private parseStream(text: string, baseOffset: number, lenient: boolean): void {
     const duplicatesBefore = this.recorder.duplicateKeys.length;
     this.recorder.reset();
     this.recorder.baseOffset = baseOffset;
     this.recorder.documentIndex = this.documents.length;
-    // `json: true` lets a later duplicate key win, as Kubernetes' decoders do; the recorder
-    // still sees every key and reports the duplicates.
+    this.recorder.detectDuplicates = lenient;
+    // `json: true` lets a later duplicate key win instead of throwing.
     jsYaml.loadAll(text, (value) => this.documents.push({ index: this.documents.length, value }), {
       filename: this.file,
       schema: MANIFEST_SCHEMA,
-      json: true,
+      json: lenient,
       listener: this.recorder.listener,
     });
     for (const duplicate of this.recorder.duplicateKeys.slice(duplicatesBefore)) {
@@ -104,17 +106,27 @@ export class SourceFile {
    * member, the item for a sequence element. A pointer to a field that does not exist resolves
    * to its nearest existing ancestor.
    */
-  locate(documentRoot: unknown, pointer: string): Position {
-    let offset = this.recorder.nodes.get(documentRoot as object)?.start ?? 0;
-    let node: unknown = documentRoot;
+  locate(documentIndex: number, pointer: string): Position {
+    const root = this.recorder.roots[documentIndex];
+    if (root === undefined) return this.positionAt(0);
+    let offset = root.start;
+    let children = root.children;
+    let isSequence = Array.isArray(this.documents[documentIndex]?.value);
+    let node: unknown = this.documents[documentIndex]?.value;
     for (const segment of parsePointer(pointer)) {
-      if (node === null || typeof node !== 'object') break;
-      const children = this.recorder.nodes.get(node)?.children;
-      if (children === undefined) break;
-      const childOffset = Array.isArray(node) ? itemOffset(children, Number(segment)) : keyOffset(children, segment);
-      if (childOffset === undefined) break;
-      offset = childOffset;
-      node = (node as Record<string, unknown>)[segment];
+      if (isSequence) {
+        const item = itemOf(children, Number(segment));
+        if (item === undefined) break;
+        offset = item.offset;
+        children = item.children;
+      } else {
+        const member = memberOf(children, segment);
+        if (member === undefined) break;
+        offset = member.keyOffset;
+        children = member.children;
+      }
+      node = (node as Record<string, unknown> | null)?.[segment];
+      isSequence = Array.isArray(node);
     }
     return this.positionAt(offset);
   }
@@ -132,16 +144,4 @@ function documentStarts(text: string): number[] {
     if (match.index > 0) starts.push(match.index);
   }
   return starts;
-}
-
-function itemOffset(children: unknown[], index: number): number | undefined {
-  return Number.isInteger(index) ? (children[index * 2] as number | undefined) : undefined;
-}
-
-function keyOffset(children: unknown[], key: string): number | undefined {
-  // The last occurrence wins, matching the value js-yaml kept for a duplicated key.
-  for (let i = children.length - 2; i >= 0; i -= 2) {
-    if (children[i + 1] === key) return children[i] as number;
-  }
-  return undefined;
 }

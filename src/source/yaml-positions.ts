@@ -1,17 +1,24 @@
 // Positions of YAML nodes, recorded while js-yaml parses.
 //
-// js-yaml's `listener` fires 'open' and 'close' around every node it composes. We keep, for each
-// mapping and sequence it produces, the source offsets of its children (and the keys of a
-// mapping), so a JSON Pointer can later be turned into line:column without a second parse.
-// This costs little next to the parse itself; the `yaml` package's Document API would give the
-// same positions at several times the parse cost (see bench/).
+// js-yaml's `listener` fires 'open' and 'close' around every node it composes. For every
+// container we keep the source offsets of its children in a flat list, stored in its parent's
+// list and, for a document's root, in `roots`. A JSON Pointer is then turned into line:column by
+// walking these lists, without a second parse. This runs on the hot path: it allocates one array
+// per container and nothing per scalar. (Keeping positions on the parsed objects, through a
+// WeakMap or a symbol property, cost a third to a half of the parse; the `yaml` package's
+// Document API costs several parses.)
 
-/** Children of one container node, as flat (offset, key-or-item) pairs. */
-export interface NodeChildren {
-  /** Offset of the node itself. */
+/**
+ * The children of one container, flat, in source order: (offset, value, children) triples.
+ * For a mapping the triples alternate key, value.
+ */
+export type ChildList = unknown[];
+const STRIDE = 3;
+
+export interface RootPositions {
+  /** Offset of the document's root node. */
   start: number;
-  /** Flat pairs in source order: (key offset, key) for a mapping, (item offset, item) for a sequence. */
-  children: unknown[];
+  children: ChildList;
 }
 
 export interface DuplicateKey {
@@ -21,67 +28,80 @@ export interface DuplicateKey {
   documentIndex: number;
 }
 
-interface Frame {
-  start: number;
-  children: unknown[];
-}
+const NO_CHILDREN: ChildList = [];
 
-/** Records positions during one js-yaml parse. Pass `listener` in js-yaml's load options. */
+/** Records positions during js-yaml parses. Pass `listener` in js-yaml's load options. */
 export class PositionRecorder {
-  readonly nodes = new WeakMap<object, NodeChildren>();
+  /** Per document index, its root's positions. */
+  readonly roots: RootPositions[] = [];
   readonly duplicateKeys: DuplicateKey[] = [];
-  private stack: Frame[] = [];
   /** Added to every position: set when a stream is parsed one document at a time. */
   baseOffset = 0;
   /** Index of the document being composed; a root node's close moves it on. */
   documentIndex = 0;
+  /** Look for duplicate keys (costs a key count per mapping; only needed when a strict parse found one). */
+  detectDuplicates = false;
+  private starts: number[] = [];
+  private childLists: ChildList[] = [];
 
   readonly listener = (event: 'open' | 'close', state: { position: number; result: unknown }): void => {
     if (event === 'open') {
-      this.stack.push({ start: state.position + this.baseOffset, children: [] });
+      this.starts.push(state.position + this.baseOffset);
+      this.childLists.push(NO_CHILDREN);
       return;
     }
-    const frame = this.stack.pop();
-    if (frame === undefined) return;
+    const start = this.starts.pop()!;
+    let children = this.childLists.pop()!;
     const result = state.result;
     // js-yaml wraps some nodes (a flow collection at the top level) in a second composeNode with
-    // the same result; the inner frame holds the real children, so it is kept.
-    if (result !== null && typeof result === 'object' && !this.nodes.has(result)) {
-      if (Array.isArray(result)) {
-        this.nodes.set(result, { start: frame.start, children: frame.children });
-      } else {
-        this.recordMapping(result, frame);
-      }
+    // the same result: the inner node's list is the real one.
+    if (children.length === STRIDE && children[1] === result && result !== null && typeof result === 'object') {
+      children = children[2] as ChildList;
     }
-    const parent = this.stack[this.stack.length - 1];
-    if (parent !== undefined) parent.children.push(frame.start, result);
-    else this.documentIndex++;
+    if (this.detectDuplicates && children.length > 0 && result !== null && typeof result === 'object' && !Array.isArray(result)) {
+      this.findDuplicates(result, children);
+    }
+    const depth = this.childLists.length;
+    if (depth === 0) {
+      this.roots[this.documentIndex++] = { start, children };
+      return;
+    }
+    let parent = this.childLists[depth - 1]!;
+    if (parent === NO_CHILDREN) parent = this.childLists[depth - 1] = [];
+    parent.push(start, result, children);
   };
 
-  /** Reset between documents of a stream whose parse failed half-way. */
+  /** Reset between streams (a parse that failed half-way leaves open frames). */
   reset(): void {
-    this.stack = [];
+    this.starts = [];
+    this.childLists = [];
   }
 
-  private recordMapping(result: object, frame: Frame): void {
-    // frame.children alternates key node, value node; each node is (offset, result).
-    const raw = frame.children;
-    const children: unknown[] = [];
-    for (let i = 0; i + 1 < raw.length; i += 4) {
-      children.push(raw[i] as number, String(raw[i + 1]));
-    }
-    this.nodes.set(result, { start: frame.start, children });
-    const pairs = children.length / 2;
-    if (pairs > Object.keys(result).length) this.findDuplicates(children);
-  }
-
-  private findDuplicates(children: unknown[]): void {
+  private findDuplicates(mapping: object, children: ChildList): void {
+    const pairs = Math.floor(children.length / (2 * STRIDE));
+    if (pairs <= Object.keys(mapping).length) return;
     const seen = new Set<string>();
-    for (let i = 0; i < children.length; i += 2) {
-      const key = children[i + 1] as string;
+    for (let i = 0; i + STRIDE < children.length; i += 2 * STRIDE) {
+      const key = String(children[i + 1]);
       if (key === '<<') continue; // merge keys may repeat
       if (seen.has(key)) this.duplicateKeys.push({ key, offset: children[i] as number, documentIndex: this.documentIndex });
       seen.add(key);
     }
   }
+}
+
+/** The (offset, children) of a mapping member's value, found by key; the last occurrence wins, like the value js-yaml kept. */
+export function memberOf(children: ChildList, key: string): { keyOffset: number; children: ChildList } | undefined {
+  // Scan from the start: js-yaml may leave an empty trailing node after the last pair (before a "---").
+  let found: number | undefined;
+  for (let i = 0; i + STRIDE < children.length; i += 2 * STRIDE) {
+    if (String(children[i + 1]) === key) found = i;
+  }
+  return found === undefined ? undefined : { keyOffset: children[found] as number, children: children[found + STRIDE + 2] as ChildList };
+}
+
+/** The (offset, children) of a sequence item. */
+export function itemOf(children: ChildList, index: number): { offset: number; children: ChildList } | undefined {
+  if (!Number.isInteger(index) || index < 0 || index * STRIDE >= children.length) return undefined;
+  return { offset: children[index * STRIDE] as number, children: children[index * STRIDE + 2] as ChildList };
 }

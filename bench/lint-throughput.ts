@@ -1,0 +1,82 @@
+// Lint throughput against js-yaml's plain loadAll of the same input, in one process and one run.
+// Goal: lint ÷ load ≤ 1.5, with an exact line:column on every finding.
+//   npm run bench            (10,000 Deployments + 10,000 Services, and the real corpus when present)
+//   node dist/bench/lint-throughput.js --deployments 2000 --rounds 3
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import jsYaml from 'js-yaml';
+import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
+import { runLint } from '../src/cli/lint-command.js';
+import { generateDeployments } from './generate-corpus.js';
+
+const { values } = parseArgs({ options: { deployments: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' } } });
+const rounds = Number(values.rounds);
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function time(run: () => void): number {
+  const start = process.hrtime.bigint();
+  run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** The CLI's whole lint path (read, parse, locate, check, format JSON), minus process start-up. */
+function lintOnce(paths: string[]): { output: string; code: number } {
+  const args = parseArguments([...paths, '--format', 'json', '--fail-on', 'never']) as LintArguments;
+  let output = '';
+  const code = runLint(args, { stdout: (text) => (output += text), stderr: (text) => process.stderr.write(text), readStdin: () => '', isTty: false });
+  return { output, code };
+}
+
+function loadOnce(files: string[]): void {
+  // json: true, as the lint path, so files with duplicate keys load too (the last value wins).
+  for (const file of files) jsYaml.loadAll(readFileSync(file, 'utf8'), null, { json: true });
+}
+
+function compare(label: string, paths: string[], files: string[], bytes: number): number {
+  // Warm both paths up, then alternate so that both see the same machine state.
+  lintOnce(paths);
+  loadOnce(files);
+  const lintTimes: number[] = [];
+  const loadTimes: number[] = [];
+  let output = '';
+  for (let round = 0; round < rounds; round++) {
+    loadTimes.push(time(() => loadOnce(files)));
+    lintTimes.push(time(() => (output = lintOnce(paths).output)));
+  }
+  const result = JSON.parse(output) as { findings: { line: number | null; column: number | null }[]; summary: { resources: number } };
+  const located = result.findings.filter((finding) => typeof finding.line === 'number' && typeof finding.column === 'number').length;
+  const lint = median(lintTimes);
+  const load = median(loadTimes);
+  const megabytes = bytes / 1e6;
+  console.log(`\n${label}: ${files.length} files, ${megabytes.toFixed(1)} MB, ${result.summary.resources} resources, ${result.findings.length} findings (${located} with line:column)`);
+  console.log(`  js-yaml loadAll   ${load.toFixed(0).padStart(6)} ms  ${(megabytes / (load / 1000)).toFixed(1)} MB/s`);
+  console.log(`  probe-lint lint   ${lint.toFixed(0).padStart(6)} ms  ${(megabytes / (lint / 1000)).toFixed(1)} MB/s`);
+  console.log(`  ratio lint ÷ load ${(lint / load).toFixed(2)}  (goal ≤ 1.5; median of ${rounds} rounds)`);
+  if (located !== result.findings.length) throw new Error('some findings have no line:column');
+  return lint / load;
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'probe-lint-bench-'));
+try {
+  const generated = join(directory, 'deployments.yaml');
+  const text = generateDeployments(Number(values.deployments));
+  writeFileSync(generated, text);
+  compare(`generated: ${values.deployments} Deployments + Services in one multi-document file`, [generated], [generated], Buffer.byteLength(text));
+
+  const corpus = join(process.cwd(), '../shared/corpus/real');
+  if (existsSync(corpus)) {
+    const files = readdirSync(corpus, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(ya?ml|json)$/.test(entry.name))
+      .map((entry) => join(entry.parentPath, entry.name));
+    const bytes = files.reduce((sum, file) => sum + readFileSync(file).length, 0);
+    compare('real corpus (../shared/corpus/real)', [corpus], files, bytes);
+  }
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}
