@@ -1,7 +1,7 @@
 // Lint throughput against js-yaml's plain loadAll of the same input, in one process and one run.
 // Goal: lint ÷ load ≤ 1.5, with an exact line:column on every finding.
 //   npm run bench            (10,000 Deployments + 10,000 Services, and the real corpus when present)
-//   node dist/bench/lint-throughput.js --deployments 2000 --rounds 3
+//   node --expose-gc dist/bench/lint-throughput.js --deployments 2000 --rounds 3
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,9 @@ function median(samples: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Collects garbage first (with --expose-gc) so that one run's leftovers are not billed to the next. */
 function time(run: () => void): number {
+  (globalThis as { gc?: () => void }).gc?.();
   const start = process.hrtime.bigint();
   run();
   return Number(process.hrtime.bigint() - start) / 1e6;

@@ -66,21 +66,30 @@ export function findPodSites(resource: Resource): PodSite[] {
     return isPodSpecShaped(spec, false) ? [makePodSite(resource, resource.pointer + relative, spec)] : [];
   }
   const sites: PodSite[] = [];
-  searchPodSpecs(resource, object.spec, joinPointer(resource.pointer, 'spec'), 0, sites);
+  searchPodSpecs(resource, object.spec, ['spec'], sites);
   return sites;
 }
 
-function searchPodSpecs(resource: Resource, node: unknown, pointer: string, depth: number, out: PodSite[]): void {
-  if (node === null || typeof node !== 'object' || depth > MAX_SEARCH_DEPTH) return;
+/** Depth-first search for pod-spec-shaped objects; `path` is the way down from the object, joined into a pointer only on a match. */
+function searchPodSpecs(resource: Resource, node: unknown, path: (string | number)[], out: PodSite[]): void {
+  if (node === null || typeof node !== 'object' || path.length > MAX_SEARCH_DEPTH) return;
   if (isPodSpecShaped(node, true)) {
-    out.push(makePodSite(resource, pointer, node));
+    out.push(makePodSite(resource, joinPointer(resource.pointer, ...path), node));
     return;
   }
   if (Array.isArray(node)) {
-    node.forEach((item, index) => searchPodSpecs(resource, item, joinPointer(pointer, index), depth + 1, out));
+    for (let index = 0; index < node.length; index++) {
+      path.push(index);
+      searchPodSpecs(resource, node[index], path, out);
+      path.pop();
+    }
     return;
   }
-  for (const [key, value] of Object.entries(node)) searchPodSpecs(resource, value, joinPointer(pointer, key), depth + 1, out);
+  for (const key in node) {
+    path.push(key);
+    searchPodSpecs(resource, (node as Record<string, unknown>)[key], path, out);
+    path.pop();
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 // RFC 6901 JSON Pointers: how findings and fixes name a place inside a document.
 
 export function escapeSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+  const text = String(segment);
+  return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
 }
 
 export function joinPointer(base: string, ...segments: (string | number)[]): string {

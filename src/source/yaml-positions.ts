@@ -41,17 +41,17 @@ export class PositionRecorder {
   documentIndex = 0;
   /** Look for duplicate keys (costs a key count per mapping; only needed when a strict parse found one). */
   detectDuplicates = false;
-  private starts: number[] = [];
-  private childLists: ChildList[] = [];
+  /** Open nodes, two slots each: start offset, then child list (NO_CHILDREN until a child closes). */
+  private stack: unknown[] = [];
 
   readonly listener = (event: 'open' | 'close', state: { position: number; result: unknown }): void => {
+    const stack = this.stack;
     if (event === 'open') {
-      this.starts.push(state.position + this.baseOffset);
-      this.childLists.push(NO_CHILDREN);
+      stack.push(state.position + this.baseOffset, NO_CHILDREN);
       return;
     }
-    const start = this.starts.pop()!;
-    let children = this.childLists.pop()!;
+    let children = stack.pop() as ChildList;
+    const start = stack.pop() as number;
     const result = state.result;
     // js-yaml wraps some nodes (a flow collection at the top level) in a second composeNode with
     // the same result: the inner node's list is the real one.
@@ -61,20 +61,19 @@ export class PositionRecorder {
     if (this.detectDuplicates && children.length > 0 && result !== null && typeof result === 'object' && !Array.isArray(result)) {
       this.findDuplicates(result, children);
     }
-    const depth = this.childLists.length;
-    if (depth === 0) {
+    const top = stack.length - 1;
+    if (top < 0) {
       this.roots[this.documentIndex++] = { start, children };
       return;
     }
-    let parent = this.childLists[depth - 1]!;
-    if (parent === NO_CHILDREN) parent = this.childLists[depth - 1] = [];
+    let parent = stack[top] as ChildList;
+    if (parent === NO_CHILDREN) stack[top] = parent = [];
     parent.push(start, result, children);
   };
 
   /** Reset between streams (a parse that failed half-way leaves open frames). */
   reset(): void {
-    this.starts = [];
-    this.childLists = [];
+    this.stack = [];
   }
 
   private findDuplicates(mapping: object, children: ChildList): void {
