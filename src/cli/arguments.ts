@@ -16,6 +16,10 @@ export interface LintArguments {
   strict: boolean;
   showSuppressed: boolean;
   color: boolean | undefined;
+  /** Apply fixes: write files, or print the fixed document for stdin. */
+  fix: boolean;
+  /** Print the fixes as a unified diff instead of writing. */
+  fixDryRun: boolean;
 }
 
 export type Arguments =
@@ -39,11 +43,15 @@ Options:
       --pods-per-node N    mean pods per node of the target cluster (for exec-probe-dense-cluster)
       --strict             disregard probe-lint.dev/ignore annotations; only the config may exempt
       --show-suppressed    also list suppressed findings and why
+      --fix                apply the fixes rules offer, in place (comments and layout kept);
+                           with "-", print the fixed document; the report then goes to stderr
+      --fix-dry-run        print the fixes as a unified diff instead of writing (report to stderr)
       --color, --no-color  force colours on or off (default: on for a terminal)
   -h, --help               show this help
   -v, --version            print the version
 
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage, input or config error.
+After --fix, the exit code reflects what is left unfixed.
 `;
 
 export function parseArguments(argv: readonly string[]): Arguments {
@@ -60,6 +68,8 @@ export function parseArguments(argv: readonly string[]): Arguments {
         'pods-per-node': { type: 'string' },
         strict: { type: 'boolean' },
         'show-suppressed': { type: 'boolean' },
+        fix: { type: 'boolean' },
+        'fix-dry-run': { type: 'boolean' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -90,6 +100,7 @@ export function parseArguments(argv: readonly string[]): Arguments {
     podsPerNode = Number(values['pods-per-node']);
     if (!Number.isFinite(podsPerNode) || podsPerNode <= 0) throw new UsageError(`--pods-per-node must be a positive number (got "${values['pods-per-node']}")`);
   }
+  if (values.fix && values['fix-dry-run']) throw new UsageError('--fix and --fix-dry-run exclude each other');
   return {
     command: 'lint',
     paths: positionals,
@@ -100,5 +111,7 @@ export function parseArguments(argv: readonly string[]): Arguments {
     strict: values.strict ?? false,
     showSuppressed: values['show-suppressed'] ?? false,
     color: values['no-color'] ? false : values.color,
+    fix: values.fix ?? false,
+    fixDryRun: values['fix-dry-run'] ?? false,
   };
 }

@@ -9,7 +9,9 @@ import { compareLocated, locate, summarize, type InputError, type ReportInput } 
 import { formatSarif } from '../report/sarif.js';
 import { formatText } from '../report/text.js';
 import { lintDocumentsOf } from '../source/documents.js';
-import { readInputs } from '../source/inputs.js';
+import { readInputs, type InputFile } from '../source/inputs.js';
+import { fixSourceText } from '../fix/fix-source.js';
+import { unifiedDiff, writeFileAtomically } from '../fix/write-fixes.js';
 import { SourceFile } from '../source/source-file.js';
 import type { FailOn, Format, LintArguments } from './arguments.js';
 import { VERSION } from './version.js';
@@ -57,6 +59,12 @@ export function runLint(args: LintArguments, io: CommandIo): number {
 
   const { files, problems } = readInputs(args.paths, io.readStdin);
   const inputErrors: InputError[] = problems.map((problem) => ({ file: problem.path, message: `cannot read: ${problem.message}` }));
+  // With fixes, stdout carries the fixed document or the diff, and the report moves to stderr.
+  let report = io.stdout;
+  if (args.fix || args.fixDryRun) {
+    report = io.stderr;
+    applyFixes(files, engine, args.fixDryRun, io, inputErrors);
+  }
   const documents: LintDocument[] = [];
   for (const file of files) {
     const source = new SourceFile(file.path, file.text);
@@ -79,9 +87,35 @@ export function runLint(args: LintArguments, io: CommandIo): number {
     color: args.color ?? (io.isTty && process.env.NO_COLOR === undefined),
     toolVersion: VERSION,
   };
-  io.stdout(FORMATTERS[args.format](input));
+  report(FORMATTERS[args.format](input));
   if (inputErrors.length > 0 || result.failures.length > 0) return 2;
   return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;
+}
+
+/** Fixes each file's text in place in `files`, and writes, diffs or prints it. */
+function applyFixes(files: InputFile[], engine: Engine, dryRun: boolean, io: CommandIo, inputErrors: InputError[]): void {
+  let fixedProblems = 0;
+  let fixedFiles = 0;
+  for (const file of files) {
+    const outcome = fixSourceText(file.path, file.text, engine);
+    if (outcome.problem) inputErrors.push({ file: file.path, message: outcome.problem });
+    if (file.path === '-' && !dryRun) io.stdout(outcome.text);
+    if (!outcome.changed) continue;
+    fixedProblems += outcome.fixed.length;
+    fixedFiles++;
+    if (dryRun) io.stdout(unifiedDiff(file.path, file.text, outcome.text));
+    else if (file.path !== '-') {
+      try {
+        writeFileAtomically(file.path, outcome.text);
+      } catch (error) {
+        inputErrors.push({ file: file.path, message: `cannot write the fixed file: ${(error as Error).message}` });
+        continue;
+      }
+    }
+    file.text = outcome.text;
+  }
+  const verb = dryRun ? 'would fix' : 'fixed';
+  io.stderr(`probe-lint: ${verb} ${fixedProblems} ${fixedProblems === 1 ? 'problem' : 'problems'} in ${fixedFiles} ${fixedFiles === 1 ? 'file' : 'files'}\n`);
 }
 
 function failsOn(severity: Parameters<typeof severityRank>[0], failOn: FailOn): boolean {

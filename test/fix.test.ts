@@ -1,0 +1,151 @@
+// --fix: the same RFC 6902 operations the webhook sends, applied to YAML text with its layout kept.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { RULES } from '../rules/index.js';
+import { unknownCluster } from '../src/engine/cluster-facts.js';
+import { Engine } from '../src/engine/engine.js';
+import { fixSourceText } from '../src/fix/fix-source.js';
+import { lintText, podYaml, ROOT, runCli } from './helpers.js';
+
+/** An engine with only one rule enabled, so a fixture pair shows exactly that rule's fix. */
+function engineWithOnly(id: string): Engine {
+  const rules = Object.fromEntries(RULES.map((rule) => [rule.meta.id, rule.meta.id === id ? ('warning' as const) : ('off' as const)]));
+  return new Engine(RULES, { config: { rules }, cluster: unknownCluster() });
+}
+
+const allRules = new Engine(RULES, { config: {}, cluster: unknownCluster() });
+
+function fixPairs(id: string): [string, string][] {
+  const directory = join(ROOT, 'rules', id, 'fixtures', 'fix');
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.yaml') && !name.endsWith('.fixed.yaml'))
+    .map((name) => [join(directory, name), join(directory, name.replace(/\.yaml$/, '.fixed.yaml'))]);
+}
+
+describe('fix fixtures', () => {
+  for (const rule of RULES) {
+    const id = rule.meta.id;
+    it(`${id} ${rule.meta.fixable ? 'has' : 'has no'} before/after fix fixtures`, () => {
+      assert.equal(fixPairs(id).length > 0, rule.meta.fixable);
+    });
+    for (const [beforeFile, afterFile] of fixPairs(id)) {
+      it(`${id}: fixes ${basename(beforeFile)} into ${basename(afterFile)} byte for byte, idempotently`, () => {
+        const engine = engineWithOnly(id);
+        const before = readFileSync(beforeFile, 'utf8');
+        assert.ok(lintText(before).findings.some((finding) => finding.rule === id), 'the before fixture must have a finding to fix');
+        const outcome = fixSourceText(beforeFile, before, engine);
+        assert.equal(outcome.problem, undefined);
+        assert.equal(outcome.text, readFileSync(afterFile, 'utf8'));
+        assert.ok(outcome.fixed.every((fixed) => fixed === id));
+        const again = fixSourceText(afterFile, outcome.text, engine);
+        assert.equal(again.changed, false, 'fixing the fixed file changes nothing');
+        assert.deepEqual(lintText(outcome.text).findings.filter((finding) => finding.rule === id), []);
+      });
+    }
+  }
+});
+
+describe('layout preservation', () => {
+  const file = join(ROOT, 'test/fixtures/fix/commented.yaml');
+  const before = readFileSync(file, 'utf8');
+
+  it('changes only the fixed values in a file full of comments and odd formatting', () => {
+    const outcome = fixSourceText(file, before, allRules);
+    assert.equal(outcome.problem, undefined);
+    assert.deepEqual(outcome.fixed.sort(), ['readiness-termination-grace-period', 'timeout-not-below-period']);
+    const expected = before
+      .replace('httpGet: {path: /livez, port: 8080}\n                      timeoutSeconds: 10     # TODO: lower', 'httpGet: {path: /livez, port: 8080}\n                      timeoutSeconds: 9     # TODO: lower')
+      .replace('                      terminationGracePeriodSeconds: 5\n', '');
+    assert.notEqual(expected, before);
+    assert.equal(outcome.text, expected);
+  });
+
+  it('is idempotent and leaves none of the fixed findings', () => {
+    const once = fixSourceText(file, before, allRules).text;
+    assert.equal(fixSourceText(file, once, allRules).changed, false);
+    const remaining = lintText(once).findings.map((finding) => finding.rule);
+    assert.ok(!remaining.includes('timeout-not-below-period') && !remaining.includes('readiness-termination-grace-period'), remaining.join());
+  });
+
+  it('re-renders only the flow mapping it must change', () => {
+    const text = podYaml('livenessProbe: {tcpSocket: {port: 80}, timeoutSeconds: 10}  # flow\nreadinessProbe:\n  tcpSocket:\n    port: 81');
+    const outcome = fixSourceText('flow.yaml', text, allRules);
+    assert.equal(outcome.text, text.replace('{tcpSocket: {port: 80}, timeoutSeconds: 10}', '{ tcpSocket: { port: 80 }, timeoutSeconds: 9 }'));
+  });
+
+  it('fixes JSON as JSON, keeping its indentation', () => {
+    const json = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', livenessProbe: { tcpSocket: { port: 80 }, successThreshold: 3 } }] } }, null, 4) + '\n';
+    const outcome = fixSourceText('pod.json', json, allRules);
+    assert.equal(outcome.text, json.replace('"successThreshold": 3', '"successThreshold": 1'));
+  });
+});
+
+describe('probe-lint --fix', () => {
+  let work: string;
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'probe-lint-fix-'));
+  });
+
+  it('writes fixed files, leaves clean ones untouched, and exits on what is left', () => {
+    const fixable = join(work, 'fixable.yaml');
+    const clean = join(work, 'clean.yaml');
+    copyFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), fixable);
+    writeFileSync(clean, podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\nreadinessProbe:\n  tcpSocket:\n    port: 81'));
+    const cleanBefore = statSync(clean).mtimeMs;
+    const run = runCli(['--fix', fixable, clean, '--format', 'json']);
+    assert.match(run.stderr, /probe-lint: fixed 2 problems in 1 file/);
+    assert.equal(readFileSync(fixable, 'utf8'), fixSourceText(fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), allRules).text);
+    assert.equal(statSync(clean).mtimeMs, cleanBefore);
+    // What is left: missing-liveness infos only, so exit 0 under the default --fail-on warning.
+    const report = JSON.parse(run.stderr.slice(run.stderr.indexOf('{')));
+    assert.deepEqual(report.findings.filter((finding: { severity: string }) => finding.severity !== 'info'), []);
+    assert.equal(run.code, 0);
+  });
+
+  it('exits 1 when an unfixable warning remains', () => {
+    const file = join(work, 'host.yaml');
+    writeFileSync(file, podYaml('livenessProbe:\n  httpGet:\n    host: 127.0.0.1\n    port: 80\n  successThreshold: 2\nreadinessProbe:\n  tcpSocket:\n    port: 81'));
+    const run = runCli(['--fix', file]);
+    assert.equal(run.code, 1);
+    assert.match(readFileSync(file, 'utf8'), /successThreshold: 1/);
+    assert.match(run.stderr, /http-probe-host/);
+  });
+
+  it('--fix-dry-run prints a unified diff and writes nothing', () => {
+    const file = join(work, 'dry.yaml');
+    const text = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\nreadinessProbe:\n  tcpSocket:\n    port: 81');
+    writeFileSync(file, text);
+    const run = runCli(['--fix-dry-run', file]);
+    assert.equal(readFileSync(file, 'utf8'), text);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, new RegExp(`^Index: ${file.replace(/[.]/g, '\\.')}\\n={67}\\n--- ${file.replace(/[.]/g, '\\.')}\\n\\+\\+\\+ ${file.replace(/[.]/g, '\\.')}\\n@@ -10,7 \\+10,7 @@\\n`));
+    assert.match(run.stdout, /\n- {8}timeoutSeconds: 10\n\+ {8}timeoutSeconds: 9\n/);
+    assert.match(run.stderr, /would fix 1 problem in 1 file/);
+  });
+
+  it('with "-" prints the fixed document on stdout and the report on stderr', () => {
+    const text = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  successThreshold: 5\nreadinessProbe:\n  tcpSocket:\n    port: 81');
+    const run = runCli(['--fix', '-'], { input: text });
+    assert.equal(run.stdout, text.replace('successThreshold: 5', 'successThreshold: 1'));
+    assert.match(run.stderr, /no problems in 1 file/);
+    assert.equal(run.code, 0);
+  });
+
+  it('never writes a file it cannot parse, and exits 2', () => {
+    const file = join(work, 'broken.yaml');
+    const text = `${podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  successThreshold: 5')}---\nkind: [\n`;
+    writeFileSync(file, text);
+    const run = runCli(['--fix', file]);
+    assert.equal(run.code, 2);
+    assert.equal(readFileSync(file, 'utf8'), text);
+    assert.match(run.stderr, /broken\.yaml:\d+:\d+  error    input\s+invalid YAML/);
+  });
+
+  it('refuses --fix together with --fix-dry-run', () => {
+    assert.equal(runCli(['--fix', '--fix-dry-run', '-']).code, 2);
+  });
+});
