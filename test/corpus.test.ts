@@ -2,7 +2,8 @@
 // Almost all of it was deployed, so every error is suspect: each one below was checked by hand
 // against the API server's validation (../shared/reference) and is a true finding.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, SHARED } from './helpers.js';
@@ -64,5 +65,26 @@ describe('real-world corpus', { skip: existsSync(CORPUS) ? false : `${CORPUS} is
     }
     assert.deepEqual([...errors].sort(), [...REVIEWED_ERRORS].sort());
     assert.ok(output.findings.every((finding: { line: number | null }) => typeof finding.line === 'number' && finding.line >= 1), 'every finding has a line');
+  });
+
+  it('--fix applies every fix to a copy without a layout problem, and a second run changes nothing', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'probe-lint-corpus-'));
+    try {
+      cpSync(CORPUS, copy, { recursive: true });
+      const first = runCli(['--fix', copy, '--format', 'json', '--fail-on', 'never']);
+      assert.equal(first.code, 0, first.stderr.slice(0, 2000));
+      const [summaryLine] = first.stderr.split('\n');
+      const fixed = Number(/fixed (\d+) problems/.exec(summaryLine!)?.[1]);
+      assert.ok(fixed > 500, summaryLine);
+      const report = JSON.parse(first.stderr.slice(first.stderr.indexOf('{')));
+      assert.deepEqual(report.inputErrors, []);
+      for (const rule of ['readiness-termination-grace-period', 'success-threshold-not-one']) {
+        assert.ok(!report.findings.some((finding: { rule: string }) => finding.rule === rule), `${rule} left after --fix`);
+      }
+      const second = runCli(['--fix', copy, '--format', 'json', '--fail-on', 'never']);
+      assert.match(second.stderr, /^probe-lint: fixed 0 problems in 0 files\n/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });

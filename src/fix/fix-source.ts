@@ -57,7 +57,7 @@ function fixYaml(source: SourceFile, findings: Finding[]): Step {
     const index = finding.resource.origin.documentIndex ?? 0;
     let edits: TextEdit[];
     try {
-      edits = finding.fix!.flatMap((operation) => editsFor(source.text, yamlDocuments[index]!, operation));
+      edits = editsFor(source.text, yamlDocuments[index]!, finding.fix!);
     } catch (error) {
       if (error instanceof UnsupportedEdit) continue;
       throw error;

@@ -1,8 +1,9 @@
 // RFC 6902 operations turned into minimal text edits of a YAML document, so that comments, key
 // order, quoting, indentation and every untouched line stay byte for byte as they were. The
 // `yaml` package's Document API gives each node's source range; new keys are rendered with the
-// indentation of their siblings. Flow collections (`{a: 1}`) are re-rendered as a whole.
+// indentation of their siblings. A flow collection (`{a: 1}`) that must change is re-rendered whole.
 import { isMap, isScalar, isSeq, stringify, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import fastJsonPatch from 'fast-json-patch';
 import type { PatchOperation } from '../engine/rule.js';
 import { parsePointer } from '../model/pointer.js';
 import type { TextEdit } from './text-edits.js';
@@ -10,15 +11,56 @@ import type { TextEdit } from './text-edits.js';
 /** Thrown when an operation cannot be expressed as an edit; the caller leaves the file alone. */
 export class UnsupportedEdit extends Error {}
 
-/** Edits to `text` (which `document` was parsed from) that perform `operation`. */
-export function editsFor(text: string, document: Document, operation: PatchOperation): TextEdit[] {
+/**
+ * Edits to `text` (which `document` was parsed from) that perform `operations`. Operations inside
+ * a flow collection are grouped: its outermost flow node is re-rendered once with all of them.
+ */
+export function editsFor(text: string, document: Document, operations: readonly PatchOperation[]): TextEdit[] {
+  const edits: TextEdit[] = [];
+  const flowGroups = new Map<Node, { pointer: string; operations: PatchOperation[] }>();
+  for (const operation of operations) {
+    const flow = outermostFlowNode(document.contents as Node | null, operation.path);
+    if (flow === undefined) {
+      edits.push(...blockEditsFor(text, document, operation));
+      continue;
+    }
+    const group = flowGroups.get(flow.node) ?? flowGroups.set(flow.node, { pointer: flow.pointer, operations: [] }).get(flow.node)!;
+    group.operations.push({ ...operation, path: operation.path.slice(flow.pointer.length) } as PatchOperation);
+  }
+  for (const [node, group] of flowGroups) edits.push(rerenderFlow(node, group.operations));
+  return edits;
+}
+
+/** The first flow collection on the way to the operation's parent, with its pointer. */
+function outermostFlowNode(root: Node | null, path: string): { node: Node; pointer: string } | undefined {
+  const segments = parsePointer(path).slice(0, -1);
+  let node = root;
+  let pointer = '';
+  for (let depth = 0; ; depth++) {
+    if ((isMap(node) || isSeq(node)) && node.flow) return { node, pointer };
+    if (depth === segments.length) return undefined;
+    const segment = segments[depth]!;
+    if (isMap(node)) node = (findPair(node, segment)?.value as Node | undefined) ?? null;
+    else if (isSeq(node)) node = (node.items[Number(segment)] as Node | undefined) ?? null;
+    else return undefined;
+    pointer += '/' + segment.replace(/~/g, '~0').replace(/\//g, '~1');
+  }
+}
+
+function rerenderFlow(node: Node, operations: PatchOperation[]): TextEdit {
+  if (!node.range) throw new UnsupportedEdit('a flow collection without a source range');
+  const value = fastJsonPatch.applyPatch(node.toJSON(), structuredClone(operations), true, false).newDocument;
+  const rendered = stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd();
+  return { start: node.range[0], end: node.range[1], text: rendered };
+}
+
+function blockEditsFor(text: string, document: Document, operation: PatchOperation): TextEdit[] {
   const segments = parsePointer(operation.path);
   const key = segments.pop();
   if (key === undefined) throw new UnsupportedEdit('cannot replace a whole document');
   const parent = resolve(document.contents as Node | null, segments, operation.path);
   if (!isMap(parent)) throw new UnsupportedEdit(`${operation.path}: only members of mappings can be fixed`);
   const pair = findPair(parent, key);
-  if (parent.flow) return [rerenderFlowMap(text, parent, key, operation)];
 
   if (operation.op === 'test') return [];
   if (operation.op === 'remove') {
@@ -89,15 +131,6 @@ function renderPair(key: string, value: unknown, indent: number, unit: number): 
   return `${pad}${renderedKey}:\n${body}\n`;
 }
 
-function rerenderFlowMap(text: string, map: YAMLMap, key: string, operation: PatchOperation): TextEdit {
-  if (!map.range) throw new UnsupportedEdit(`${operation.path}: no source range`);
-  const value = map.toJSON() as Record<string, unknown>;
-  if (operation.op === 'remove') delete value[key];
-  else if (operation.op !== 'test') value[key] = operation.value;
-  const rendered = stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd();
-  return { start: map.range[0], end: map.range[1], text: rendered };
-}
-
 function lineStart(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
 }
@@ -114,10 +147,13 @@ function ownLineStart(text: string, pair: Pair): number {
   return start;
 }
 
-/** Just after the newline that ends the pair (its value, and a comment on the same line). */
+/**
+ * Just after the newline that ends the pair: its value and a comment on the same line. The
+ * value's own end is used, not the node's, which may run on over comment lines that follow.
+ */
 function pairEnd(text: string, pair: Pair): number {
   const value = pair.value as Node | null;
-  const end = value?.range ? value.range[2] : (pair.key as Node).range![2];
+  const end = value?.range ? value.range[1] : (pair.key as Node).range![1];
   if (end > 0 && text[end - 1] === '\n') return end;
   const newline = text.indexOf('\n', end);
   return newline === -1 ? text.length : newline + 1;
