@@ -34,7 +34,7 @@ describe('configuration', () => {
     ['a wrong severity', 'rules:\n  timeout-not-below-period: fatal\n', /c\.yaml:2:29: rules\.timeout-not-below-period: must be one of "off", "error", "warning", "info"/],
     ['a wrong option type', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriodSeconds: soon\n', /c\.yaml:4:25: rules\.exec-probe-dense-cluster\.options\.minPeriodSeconds: must be integer/],
     ['an unknown option', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriod: 5\n', /c\.yaml:4:7: rules\.exec-probe-dense-cluster\.options\.minPeriod: unknown key; allowed here: minPeriodSeconds/],
-    ['an unknown top-level key', 'rule:\n  x: y\n', /c\.yaml:1:1: rule: unknown key; allowed here: rules, cluster, ignore/],
+    ['an unknown top-level key', 'rule:\n  x: y\n', /c\.yaml:1:1: rule: unknown key; allowed here: rules, cluster, ignore, webhook/],
     ['an ignore entry without a reason', 'ignore:\n  - kind: Deployment\n', /c\.yaml:2:5: ignore\.0: must have required property 'reason'/],
     ['a bad expiry date', 'ignore:\n  - reason: legacy\n    expires: next week\n', /c\.yaml:3:14: ignore\.0\.expires: must match pattern/],
     ['invalid YAML', 'rules: [\n', /c\.yaml:\d+:\d+: invalid YAML/],

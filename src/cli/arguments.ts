@@ -22,8 +22,21 @@ export interface LintArguments {
   fixDryRun: boolean;
 }
 
+export interface ServeArguments {
+  command: 'serve';
+  port: number;
+  host: string;
+  tlsCert: string;
+  tlsKey: string;
+  clientCa: string | undefined;
+  config: string | undefined;
+  /** Seconds to finish in-flight reviews after SIGTERM before exiting anyway. */
+  shutdownTimeout: number;
+}
+
 export type Arguments =
   | LintArguments
+  | ServeArguments
   | { command: 'rules' }
   | { command: 'explain'; rule: string }
   | { command: 'help' }
@@ -35,6 +48,8 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: probe-lint [options] PATH...     lint files and directories (*.yaml, *.yml, *.json); "-" reads stdin
        probe-lint rules                   list the rules
        probe-lint explain RULE            print a rule's documentation
+       probe-lint serve --tls-cert FILE --tls-key FILE [--port 8443] [--config FILE] [--client-ca FILE]
+                                          run the admission webhook (HTTPS)
 
 Options:
   -f, --format FORMAT      text (default), json, sarif or github
@@ -55,6 +70,7 @@ After --fix, the exit code reflects what is left unfixed.
 `;
 
 export function parseArguments(argv: readonly string[]): Arguments {
+  if (argv[0] === 'serve') return parseServeArguments(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -113,5 +129,42 @@ export function parseArguments(argv: readonly string[]): Arguments {
     color: values['no-color'] ? false : values.color,
     fix: values.fix ?? false,
     fixDryRun: values['fix-dry-run'] ?? false,
+  };
+}
+
+function parseServeArguments(argv: readonly string[]): ServeArguments {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      allowPositionals: false,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'client-ca': { type: 'string' },
+        config: { type: 'string', short: 'c' },
+        'shutdown-timeout': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`serve: ${(error as Error).message}`);
+  }
+  if (values['tls-cert'] === undefined || values['tls-key'] === undefined) throw new UsageError('serve needs --tls-cert FILE and --tls-key FILE: the API server only calls webhooks over HTTPS');
+  const port = Number(values.port ?? 8443);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got "${values.port}")`);
+  const shutdownTimeout = Number(values['shutdown-timeout'] ?? 20);
+  if (!Number.isFinite(shutdownTimeout) || shutdownTimeout <= 0) throw new UsageError(`--shutdown-timeout must be a positive number of seconds`);
+  return {
+    command: 'serve',
+    port,
+    host: values.host ?? '0.0.0.0',
+    tlsCert: values['tls-cert'],
+    tlsKey: values['tls-key'],
+    clientCa: values['client-ca'],
+    config: values.config,
+    shutdownTimeout,
   };
 }

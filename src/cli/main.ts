@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { parseArguments, UsageError, USAGE } from './arguments.js';
 import { runLint, type CommandIo } from './lint-command.js';
 import { runExplain, runRules } from './rules-command.js';
+import { runServe } from './serve-command.js';
 import { VERSION } from './version.js';
 
-export function main(argv: readonly string[], io: CommandIo): number {
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
   try {
     const args = parseArguments(argv);
     switch (args.command) {
@@ -21,6 +22,8 @@ export function main(argv: readonly string[], io: CommandIo): number {
         return runExplain(args.rule, io);
       case 'lint':
         return runLint(args, io);
+      case 'serve':
+        return await runServe(args, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -31,9 +34,13 @@ export function main(argv: readonly string[], io: CommandIo): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const code = await main(argv, {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   readStdin: () => readFileSync(0, 'utf8'),
   isTty: process.stdout.isTTY === true,
 });
+process.exitCode = code;
+// The server's timers and sockets are closed, but a metrics collector may still hold the loop.
+if (argv[0] === 'serve') process.exit(code);

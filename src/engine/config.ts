@@ -21,10 +21,21 @@ export interface IgnoreEntry {
   expires?: string;
 }
 
+export type WebhookMode = 'enforce' | 'warn' | 'off';
+
+export interface WebhookConfig {
+  mode?: WebhookMode;
+  injectStartupProbe?: boolean;
+  mutateTemplates?: boolean;
+  fixAtAdmission?: string[];
+  namespaces?: Record<string, { mode?: WebhookMode; injectStartupProbe?: boolean }>;
+}
+
 export interface ProbeLintConfig {
   rules?: Record<string, RuleSetting>;
   cluster?: { podsPerNode?: number; densePodsPerNode?: number };
   ignore?: IgnoreEntry[];
+  webhook?: WebhookConfig;
 }
 
 /** A config file that cannot be used: the message names the file, line and key. */

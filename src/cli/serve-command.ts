@@ -1,0 +1,62 @@
+import { RULES } from '../../rules/index.js';
+import { ConfigError, type ProbeLintConfig } from '../engine/config.js';
+import { Engine } from '../engine/engine.js';
+import { NamespacePolicy } from '../webhook/namespace-policy.js';
+import { createLogger, createWebhookServer } from '../webhook/server.js';
+import type { ServeArguments } from './arguments.js';
+import { clusterFactsFrom, resolveConfig, type CommandIo } from './lint-command.js';
+
+/** `probe-lint serve`: runs until SIGTERM or SIGINT; resolves with the exit code. */
+export async function runServe(args: ServeArguments, io: CommandIo): Promise<number> {
+  let config: ProbeLintConfig;
+  try {
+    config = resolveConfig(args.config, process.cwd());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`probe-lint serve: refusing to start, bad configuration\n${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const logger = createLogger();
+  const engine = new Engine(RULES, { config, cluster: clusterFactsFrom(config, undefined) });
+  const policy = new NamespacePolicy(config.webhook ?? {}, undefined);
+  let server;
+  try {
+    server = await createWebhookServer({
+      engine,
+      policy,
+      webhook: config.webhook ?? {},
+      tls: { certFile: args.tlsCert, keyFile: args.tlsKey, ...(args.clientCa ? { clientCaFile: args.clientCa } : {}) },
+      logger,
+    });
+    await server.app.listen({ port: args.port, host: args.host });
+  } catch (error) {
+    io.stderr(`probe-lint serve: cannot start: ${(error as Error).message}\n`);
+    return 2;
+  }
+  logger.info({ port: args.port, mode: config.webhook?.mode ?? 'warn' }, 'probe-lint webhook listening');
+
+  return new Promise<number>((resolve) => {
+    const shutdown = (signal: string) => {
+      logger.info({ signal }, 'shutting down: finishing in-flight reviews');
+      const deadline = setTimeout(() => {
+        logger.warn({ timeoutSeconds: args.shutdownTimeout }, 'in-flight reviews did not finish in time; exiting');
+        resolve(1);
+      }, args.shutdownTimeout * 1000);
+      deadline.unref();
+      server.close().then(
+        () => {
+          clearTimeout(deadline);
+          resolve(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'error while closing');
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  });
+}

@@ -1,0 +1,53 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The webhook's Prometheus metrics, on a registry of its own (one per server). */
+export class WebhookMetrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'probe_lint_admission_requests_total',
+    help: 'Admission reviews answered, by endpoint and decision.',
+    labelNames: ['endpoint', 'decision'] as const,
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'probe_lint_admission_duration_seconds',
+    help: 'Time to answer an admission review, by endpoint and decision.',
+    labelNames: ['endpoint', 'decision'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  readonly findings = new Counter({
+    name: 'probe_lint_findings_total',
+    help: 'Findings in admitted objects, by rule and severity.',
+    labelNames: ['rule', 'severity'] as const,
+    registers: [this.registry],
+  });
+  readonly patches = new Counter({
+    name: 'probe_lint_patches_applied_total',
+    help: 'Fixes sent in mutating responses (dry runs excluded), by rule.',
+    labelNames: ['rule'] as const,
+    registers: [this.registry],
+  });
+  readonly ruleFailures = new Counter({
+    name: 'probe_lint_rule_failures_total',
+    help: 'Rules that threw on an admitted object; the object was allowed for that rule (fail-open).',
+    labelNames: ['rule'] as const,
+    registers: [this.registry],
+  });
+  readonly badRequests = new Counter({
+    name: 'probe_lint_bad_requests_total',
+    help: 'Requests answered with a 4xx because the body was not a usable AdmissionReview.',
+    labelNames: ['endpoint', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly tlsReloads = new Counter({
+    name: 'probe_lint_tls_reloads_total',
+    help: 'Certificate reloads from disk, by result.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'probe_lint_' });
+  }
+}

@@ -1,0 +1,169 @@
+// Serving: TLS version floor, certificate rotation without restart, client certificates, and the
+// `probe-lint serve` process (bad config, SIGTERM with a review in flight).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:tls';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { RULES } from '../rules/index.js';
+import { unknownCluster } from '../src/engine/cluster-facts.js';
+import { Engine } from '../src/engine/engine.js';
+import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
+import { createLogger, createWebhookServer } from '../src/webhook/server.js';
+import { admissionReview, container, pod } from './admission.js';
+import { CLI, runCli } from './helpers.js';
+import { makeTestPki, type TestPki } from './tls.js';
+import { httpsRequest } from './webhook-client.js';
+
+let pki: TestPki;
+before(() => {
+  pki = makeTestPki();
+});
+
+async function serve(tls: { certFile: string; keyFile: string; clientCaFile?: string }) {
+  const server = await createWebhookServer({
+    engine: new Engine(RULES, { config: {}, cluster: unknownCluster() }),
+    policy: new NamespacePolicy({}, undefined),
+    webhook: {},
+    tls,
+    tlsReloadIntervalMs: 50,
+    logger: createLogger(new (class extends (await import('node:stream')).Writable {
+      override _write(_chunk: unknown, _encoding: string, done: () => void) {
+        done();
+      }
+    })()),
+  });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return { server, port: (server.app.server.address() as { port: number }).port };
+}
+
+function handshake(port: number, options: object): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, ca: readFileSync(pki.caCert), ...options }, () => {
+      const protocol = socket.getProtocol() ?? 'unknown';
+      socket.end();
+      resolve(protocol);
+    });
+    socket.on('error', (error) => resolve(`error: ${error.message}`));
+  });
+}
+
+describe('TLS', () => {
+  it('speaks TLS 1.2 and 1.3 and refuses older versions', async () => {
+    const cert = pki.issue('tls-floor');
+    const { server, port } = await serve({ certFile: cert.cert, keyFile: cert.key });
+    try {
+      assert.equal(await handshake(port, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' }), 'TLSv1.2');
+      assert.equal(await handshake(port, { minVersion: 'TLSv1.3' }), 'TLSv1.3');
+      assert.match(await handshake(port, { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT:@SECLEVEL=0' }), /^error: /);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('picks up a rotated certificate from disk without a restart, and keeps a broken pair out', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'probe-lint-rotate-'));
+    const first = pki.issue('first');
+    const second = pki.issue('second');
+    const certFile = join(directory, 'tls.crt');
+    const keyFile = join(directory, 'tls.key');
+    copyFileSync(first.cert, certFile);
+    copyFileSync(first.key, keyFile);
+    const { server, port } = await serve({ certFile, keyFile });
+    try {
+      const get = () => httpsRequest(port, '/healthz', { ca: pki.caCert });
+      assert.equal((await get()).peerCertificate?.subject.CN, 'first');
+      // A half-written rotation (new certificate, old key) is refused; the old pair keeps serving.
+      copyFileSync(second.cert, certFile);
+      assert.equal(server.reloadTls(), false);
+      assert.equal((await get()).peerCertificate?.subject.CN, 'first');
+      copyFileSync(second.key, keyFile);
+      // The interval (50 ms here) notices the change by itself.
+      let subject = '';
+      for (let attempt = 0; attempt < 40 && subject !== 'second'; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        subject = String((await get()).peerCertificate?.subject.CN ?? '');
+      }
+      assert.equal(subject, 'second');
+      const reloads = await server.metrics.tlsReloads.get();
+      assert.ok(reloads.values.some((value) => value.labels.result === 'reloaded' && value.value >= 1));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('requires a client certificate signed by the configured CA when one is given', async () => {
+    const serverCert = pki.issue('mtls-server');
+    const client = pki.issue('apiserver', { client: true });
+    const { server, port } = await serve({ certFile: serverCert.cert, keyFile: serverCert.key, clientCaFile: pki.caCert });
+    try {
+      const review = JSON.stringify(admissionReview({ operation: 'CREATE', object: pod([container('web')]) }));
+      const withCert = await httpsRequest(port, '/validate', { body: review, ca: pki.caCert, cert: client.cert, key: client.key });
+      assert.equal(withCert.status, 200);
+      await assert.rejects(httpsRequest(port, '/validate', { body: review, ca: pki.caCert }));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('probe-lint serve', () => {
+  it('refuses to start on a bad config, naming the key', () => {
+    const cert = pki.issue('bad-config');
+    const config = join(mkdtempSync(join(tmpdir(), 'probe-lint-serve-')), 'config.yaml');
+    writeFileSync(config, 'webhook:\n  mode: strict\n');
+    const run = runCli(['serve', '--port', '0', '--tls-cert', cert.cert, '--tls-key', cert.key, '--config', config]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /refusing to start, bad configuration\n.*config\.yaml:2:9: webhook\.mode: must be one of "enforce", "warn", "off"/);
+  });
+
+  it('refuses to start without TLS files, and with a certificate that does not match its key', () => {
+    assert.equal(runCli(['serve', '--port', '0']).code, 2);
+    const a = pki.issue('a');
+    const b = pki.issue('b');
+    const run = runCli(['serve', '--port', '0', '--tls-cert', a.cert, '--tls-key', b.key]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /cannot be used together/);
+  });
+
+  it('on SIGTERM stops accepting, finishes the review in flight, and exits 0', async () => {
+    const cert = pki.issue('sigterm');
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    for (let attempt = 0; attempt < 100 && !output.includes('probe-lint webhook listening'); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.match(output, /probe-lint webhook listening/);
+
+    // Send half a review, signal, then send the rest: the answer must still arrive.
+    const review = admissionReview({ operation: 'CREATE', object: pod([container('web')]) });
+    const body = JSON.stringify(review);
+    const { request } = await import('node:https');
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, path: '/validate', method: 'POST', ca: readFileSync(pki.caCert), headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, agent: false },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 100));
+      setTimeout(() => {
+        child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(100)), 300);
+      }, 200);
+    });
+    const reply = await answer;
+    assert.equal(reply.status, 200);
+    assert.equal(JSON.parse(reply.text).response.uid, review.request.uid);
+    assert.equal(await exited, 0);
+    assert.match(output, /shutting down: finishing in-flight reviews/);
+  });
+});
