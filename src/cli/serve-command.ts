@@ -2,7 +2,7 @@ import { RULES } from '../../rules/index.js';
 import { ConfigError, type ProbeLintConfig } from '../engine/config.js';
 import { Engine } from '../engine/engine.js';
 import { NamespacePolicy } from '../webhook/namespace-policy.js';
-import { createLogger, createWebhookServer } from '../webhook/server.js';
+import { createLogger, createWebhookServer, flushLogger } from '../webhook/server.js';
 import type { ServeArguments } from './arguments.js';
 import { clusterFactsFrom, resolveConfig, type CommandIo } from './lint-command.js';
 
@@ -36,22 +36,27 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
     return 2;
   }
   logger.info({ port: args.port, mode: config.webhook?.mode ?? 'warn' }, 'probe-lint webhook listening');
+  flushLogger(logger);
 
   return new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down: finishing in-flight reviews');
       const deadline = setTimeout(() => {
         logger.warn({ timeoutSeconds: args.shutdownTimeout }, 'in-flight reviews did not finish in time; exiting');
+        flushLogger(logger);
         resolve(1);
       }, args.shutdownTimeout * 1000);
       deadline.unref();
       server.close().then(
         () => {
           clearTimeout(deadline);
+          logger.info('stopped');
+          flushLogger(logger);
           resolve(0);
         },
         (error: unknown) => {
           logger.error({ err: error }, 'error while closing');
+          flushLogger(logger);
           resolve(1);
         },
       );

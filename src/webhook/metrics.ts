@@ -47,7 +47,30 @@ export class WebhookMetrics {
     registers: [this.registry],
   });
 
+  private readonly counterChildren = new Map<string, { inc(): void }>();
+  private readonly histogramChildren = new Map<string, { observe(value: number): void }>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'probe_lint_' });
   }
+
+  /** Counts one answered review and its latency. Label children are cached: this runs for every review. */
+  recordReview(endpoint: string, decision: string, seconds: number): void {
+    const key = `${endpoint}\u0000${decision}`;
+    cached(this.counterChildren, key, () => this.requests.labels(endpoint, decision)).inc();
+    cached(this.histogramChildren, key, () => this.latency.labels(endpoint, decision)).observe(seconds);
+  }
+
+  recordFinding(rule: string, severity: string): void {
+    cached(this.counterChildren, `finding\u0000${rule}\u0000${severity}`, () => this.findings.labels(rule, severity)).inc();
+  }
+}
+
+function cached<T>(children: Map<string, T>, key: string, make: () => T): T {
+  let child = children.get(key);
+  if (child === undefined) {
+    child = make();
+    children.set(key, child);
+  }
+  return child;
 }

@@ -34,7 +34,11 @@ export function admissionWarnings(findings: readonly Finding[]): string[] {
   return kept;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Unicode code points: what the API server counts. UTF-16 length is the same without surrogate pairs. */
 function runes(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
   let count = 0;
   for (const _ of text) count++;
   return count;
@@ -42,9 +46,9 @@ function runes(text: string): number {
 
 /** Cuts to `limit` runes, keeping `suffix` at the end when the text is longer. */
 function truncateRunes(text: string, limit: number, suffix: string): string {
-  const characters = [...text];
-  if (characters.length <= limit) return text;
-  const suffixLength = [...suffix].length;
-  const body = characters.slice(0, characters.length - suffixLength);
-  return body.slice(0, limit - suffixLength - 1).join('').trimEnd() + '…' + suffix;
+  if (runes(text) <= limit) return text;
+  const suffixLength = runes(suffix);
+  // Without surrogate pairs a code unit is a rune, and slicing is exact (and cheap on the hot path).
+  const body = SURROGATE.test(text) ? [...text].slice(0, limit - suffixLength - 1).join('') : text.slice(0, limit - suffixLength - 1);
+  return body.trimEnd() + '…' + suffix;
 }
