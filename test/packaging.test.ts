@@ -1,0 +1,124 @@
+// The ways in: the npm package (packed and installed for real), the container image's Dockerfile,
+// and the pre-commit hook (run with Debian's pre-commit when it is installed).
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { podYaml, ROOT } from './helpers.js';
+import { makeTestPki } from './tls.js';
+import { httpsRequest } from './webhook-client.js';
+
+const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+const BAD = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  successThreshold: 3\nreadinessProbe:\n  tcpSocket:\n    port: 81');
+const GOOD = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\nreadinessProbe:\n  httpGet:\n    port: 81');
+
+describe('npm package', () => {
+  let installed: string;
+  let tarball: string;
+  before(() => {
+    const work = mkdtempSync(join(tmpdir(), 'probe-lint-pack-'));
+    // dist/ is already built by `npm test`; packing must not rebuild it under the running suite.
+    const name = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+    tarball = join(work, name);
+    installed = join(work, 'app');
+    mkdirSync(installed);
+    writeFileSync(join(installed, 'package.json'), '{"name":"consumer","private":true}');
+    execFileSync('npm', ['install', tarball, '--omit=dev', '--no-audit', '--no-fund', '--silent'], { cwd: installed, stdio: 'pipe' });
+  });
+
+  it('ships only what runs: compiled code, rule docs and the config schema', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((file) => file.replace(/^package\//, ''));
+    for (const file of files) {
+      assert.match(file, /^(dist\/(src|rules)\/.+\.js|rules\/[a-z-]+\/README\.md|schema\/config\.schema\.json|package\.json|README\.md)$/, file);
+    }
+    assert.ok(files.includes('dist/src/cli/main.js'));
+    assert.ok(files.includes('rules/timeout-not-below-period/README.md'));
+  });
+
+  it('installs a working probe-lint command with production dependencies only', () => {
+    const bin = join(installed, 'node_modules/.bin/probe-lint');
+    assert.equal(execFileSync(bin, ['--version'], { encoding: 'utf8' }), `${VERSION}\n`);
+    writeFileSync(join(installed, 'bad.yaml'), BAD);
+    const run = spawnSync(bin, ['bad.yaml', '--format', 'json'], { cwd: installed, encoding: 'utf8' });
+    assert.equal(run.status, 1);
+    assert.equal(JSON.parse(run.stdout).findings[0].rule, 'success-threshold-not-one');
+    assert.match(execFileSync(bin, ['explain', 'grpc-named-port'], { encoding: 'utf8' }), /^# grpc-named-port\n/);
+    assert.ok(!existsSync(join(installed, 'node_modules/typescript')), 'no dev dependency is installed');
+  });
+
+  it('starts the webhook from the production install (the image\'s entrypoint)', async () => {
+    const pki = makeTestPki();
+    const cert = pki.issue('packaged');
+    const port = 21000 + Math.floor(Math.random() * 10000);
+    const entrypoint = join(installed, 'node_modules/probe-lint/dist/src/cli/main.js');
+    const child = spawn(process.execPath, [entrypoint, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], { stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      let status = 0;
+      for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = await httpsRequest(port, '/readyz', { ca: pki.caCert }).then((reply) => reply.status, () => 0);
+      }
+      assert.equal(status, 200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const stages = dockerfile.split('\n').filter((line) => line.startsWith('FROM '));
+
+  it('builds in one stage and runs production dependencies only on a small Node 20 base', () => {
+    assert.equal(stages.length, 2);
+    assert.match(stages[1]!, /^FROM node:20-alpine AS runtime$/);
+    const runtime = dockerfile.slice(dockerfile.indexOf(stages[1]!));
+    assert.match(runtime, /npm ci --omit=dev/);
+    assert.doesNotMatch(runtime, /COPY \. /);
+  });
+
+  it('runs as a numeric non-root user, with the CLI as entrypoint and serve as the default command', () => {
+    const user = /^USER (\d+):(\d+)$/m.exec(dockerfile);
+    assert.ok(user && Number(user[1]) > 0, 'USER must be a numeric non-root uid');
+    const entrypoint = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)![1]!) as string[];
+    assert.equal(entrypoint[0], 'node');
+    assert.ok(existsSync(join(ROOT, entrypoint[1]!.replace('/app/', ''))), `${entrypoint[1]} is in the built output`);
+    assert.equal(JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!)[0], 'serve');
+  });
+
+  it('copies only paths that exist, and the chart runs the image as the same user', () => {
+    for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) assert.ok(existsSync(join(ROOT, source!)), source);
+    const deployment = readFileSync(join(ROOT, 'charts/probe-lint/templates/deployment.yaml'), 'utf8');
+    assert.match(deployment, /runAsUser: 10001/);
+    assert.match(dockerfile, /^USER 10001:10001$/m);
+  });
+});
+
+const preCommit = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
+describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit is not installed (apt-get install pre-commit; .ci/run installs it)' }, () => {
+  function repoWith(file: string, text: string): string {
+    const repo = mkdtempSync(join(tmpdir(), 'probe-lint-precommit-'));
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    writeFileSync(join(repo, file), text);
+    execFileSync('git', ['add', file], { cwd: repo });
+    return repo;
+  }
+  const tryRepo = (repo: string) =>
+    spawnSync('pre-commit', ['try-repo', ROOT, 'probe-lint', '--all-files'], { cwd: repo, encoding: 'utf8', env: { ...process.env, PRE_COMMIT_HOME: join(ROOT, '.tools/pre-commit') } });
+
+  it('fails on a manifest with a probe error and names the rule', () => {
+    const run = tryRepo(repoWith('deploy/pod.yaml', BAD));
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /success-threshold-not-one/);
+  });
+
+  it('passes on a good manifest', () => {
+    const run = tryRepo(repoWith('pod.yaml', GOOD));
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /probe-lint \(Kubernetes probes\)\.+Passed/);
+  });
+});
