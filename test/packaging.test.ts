@@ -103,6 +103,7 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
   function repoWith(file: string, text: string): string {
     const repo = mkdtempSync(join(tmpdir(), 'probe-lint-precommit-'));
     execFileSync('git', ['init', '-q'], { cwd: repo });
+    mkdirSync(join(repo, file, '..'), { recursive: true });
     writeFileSync(join(repo, file), text);
     execFileSync('git', ['add', file], { cwd: repo });
     return repo;
