@@ -20,18 +20,18 @@ function median(samples: number[]): number {
 }
 
 /** Collects garbage first (with --expose-gc) so that one run's leftovers are not billed to the next. */
-function time(run: () => void): number {
+async function time(run: () => unknown): Promise<number> {
   (globalThis as { gc?: () => void }).gc?.();
   const start = process.hrtime.bigint();
-  run();
+  await run();
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 /** The CLI's whole lint path (read, parse, locate, check, format JSON), minus process start-up. */
-function lintOnce(paths: string[]): { output: string; code: number } {
+async function lintOnce(paths: string[]): Promise<{ output: string; code: number }> {
   const args = parseArguments([...paths, '--format', 'json', '--fail-on', 'never']) as LintArguments;
   let output = '';
-  const code = runLint(args, { stdout: (text) => (output += text), stderr: (text) => process.stderr.write(text), readStdin: () => '', isTty: false });
+  const code = await runLint(args, { stdout: (text) => (output += text), stderr: (text) => process.stderr.write(text), readStdin: () => '', isTty: false });
   return { output, code };
 }
 
@@ -40,16 +40,16 @@ function loadOnce(files: string[]): void {
   for (const file of files) jsYaml.loadAll(readFileSync(file, 'utf8'), null, { json: true });
 }
 
-function compare(label: string, paths: string[], files: string[], bytes: number): number {
+async function compare(label: string, paths: string[], files: string[], bytes: number): Promise<number> {
   // Warm both paths up, then alternate so that both see the same machine state.
-  lintOnce(paths);
+  await lintOnce(paths);
   loadOnce(files);
   const lintTimes: number[] = [];
   const loadTimes: number[] = [];
   let output = '';
   for (let round = 0; round < rounds; round++) {
-    loadTimes.push(time(() => loadOnce(files)));
-    lintTimes.push(time(() => (output = lintOnce(paths).output)));
+    loadTimes.push(await time(() => loadOnce(files)));
+    lintTimes.push(await time(async () => (output = (await lintOnce(paths)).output)));
   }
   const result = JSON.parse(output) as { findings: { line: number | null; column: number | null }[]; summary: { resources: number } };
   const located = result.findings.filter((finding) => typeof finding.line === 'number' && typeof finding.column === 'number').length;
@@ -69,7 +69,7 @@ try {
   const generated = join(directory, 'deployments.yaml');
   const text = generateDeployments(Number(values.deployments));
   writeFileSync(generated, text);
-  compare(`generated: ${values.deployments} Deployments + Services in one multi-document file`, [generated], [generated], Buffer.byteLength(text));
+  await compare(`generated: ${values.deployments} Deployments + Services in one multi-document file`, [generated], [generated], Buffer.byteLength(text));
 
   const corpus = join(process.cwd(), '../shared/corpus/real');
   if (existsSync(corpus)) {
@@ -77,7 +77,7 @@ try {
       .filter((entry) => entry.isFile() && /\.(ya?ml|json)$/.test(entry.name))
       .map((entry) => join(entry.parentPath, entry.name));
     const bytes = files.reduce((sum, file) => sum + readFileSync(file).length, 0);
-    compare('real corpus (../shared/corpus/real)', [corpus], files, bytes);
+    await compare('real corpus (../shared/corpus/real)', [corpus], files, bytes);
   }
 } finally {
   rmSync(directory, { recursive: true, force: true });

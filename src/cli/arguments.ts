@@ -20,6 +20,16 @@ export interface LintArguments {
   fix: boolean;
   /** Print the fixes as a unified diff instead of writing. */
   fixDryRun: boolean;
+  /** Fetch density once from this cluster (lint), or read the workloads from it (audit). */
+  kubeconfig: string | undefined;
+  context: string | undefined;
+}
+
+export interface AuditArguments extends Omit<LintArguments, 'command' | 'paths' | 'fix' | 'fixDryRun'> {
+  command: 'audit';
+  /** undefined: the context's namespace; '*': all namespaces. */
+  namespace: string | undefined;
+  allNamespaces: boolean;
 }
 
 export interface ServeArguments {
@@ -32,10 +42,13 @@ export interface ServeArguments {
   config: string | undefined;
   /** Seconds to finish in-flight reviews after SIGTERM before exiting anyway. */
   shutdownTimeout: number;
+  kubeconfig: string | undefined;
+  context: string | undefined;
 }
 
 export type Arguments =
   | LintArguments
+  | AuditArguments
   | ServeArguments
   | { command: 'rules' }
   | { command: 'explain'; rule: string }
@@ -48,8 +61,12 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: probe-lint [options] PATH...     lint files and directories (*.yaml, *.yml, *.json); "-" reads stdin
        probe-lint rules                   list the rules
        probe-lint explain RULE            print a rule's documentation
+       probe-lint audit [--kubeconfig FILE] [--context NAME] [-n NAMESPACE | -A] [options]
+                                          lint the workloads living in a cluster
        probe-lint serve --tls-cert FILE --tls-key FILE [--port 8443] [--config FILE] [--client-ca FILE]
-                                          run the admission webhook (HTTPS)
+                        [--kubeconfig FILE] [--context NAME]
+                                          run the admission webhook (HTTPS); in a pod, reads the
+                                          cluster with its service account
 
 Options:
   -f, --format FORMAT      text (default), json, sarif or github
@@ -62,6 +79,10 @@ Options:
                            with "-", print the fixed document; the report then goes to stderr
       --fix-dry-run        print the fixes as a unified diff instead of writing (report to stderr)
       --color, --no-color  force colours on or off (default: on for a terminal)
+      --kubeconfig FILE    read cluster density once from this cluster (lint), or the workloads (audit)
+      --context NAME       the kubeconfig context to use
+  -n, --namespace NS       audit: only this namespace (default: the context's namespace)
+  -A, --all-namespaces     audit: every namespace
   -h, --help               show this help
   -v, --version            print the version
 
@@ -90,6 +111,10 @@ export function parseArguments(argv: readonly string[]): Arguments {
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        namespace: { type: 'string', short: 'n' },
+        'all-namespaces': { type: 'boolean', short: 'A' },
       },
     });
   } catch (error) {
@@ -105,7 +130,11 @@ export function parseArguments(argv: readonly string[]): Arguments {
     if (rest.length !== 1) throw new UsageError('explain takes exactly one rule id, e.g. probe-lint explain timeout-not-below-period');
     return { command: 'explain', rule: rest[0]! };
   }
-  if (positionals.length === 0) throw new UsageError('no input: give files or directories to lint, or "-" for stdin');
+  const isAudit = first === 'audit';
+  if (isAudit && rest.length > 0) throw new UsageError(`audit takes no paths (got ${rest.join(' ')}); use -n NAMESPACE or --all-namespaces`);
+  if (!isAudit && positionals.length === 0) throw new UsageError('no input: give files or directories to lint, or "-" for stdin');
+  if (!isAudit && (values.namespace !== undefined || values['all-namespaces'])) throw new UsageError('-n/--namespace and --all-namespaces belong to `probe-lint audit`');
+  if (values.namespace !== undefined && values['all-namespaces']) throw new UsageError('-n/--namespace and --all-namespaces exclude each other');
 
   const format = values.format ?? 'text';
   if (!FORMATS.includes(format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${format}")`);
@@ -117,9 +146,7 @@ export function parseArguments(argv: readonly string[]): Arguments {
     if (!Number.isFinite(podsPerNode) || podsPerNode <= 0) throw new UsageError(`--pods-per-node must be a positive number (got "${values['pods-per-node']}")`);
   }
   if (values.fix && values['fix-dry-run']) throw new UsageError('--fix and --fix-dry-run exclude each other');
-  return {
-    command: 'lint',
-    paths: positionals,
+  const common = {
     format: format as Format,
     failOn: failOn as FailOn,
     config: values.config,
@@ -127,9 +154,14 @@ export function parseArguments(argv: readonly string[]): Arguments {
     strict: values.strict ?? false,
     showSuppressed: values['show-suppressed'] ?? false,
     color: values['no-color'] ? false : values.color,
-    fix: values.fix ?? false,
-    fixDryRun: values['fix-dry-run'] ?? false,
+    kubeconfig: values.kubeconfig,
+    context: values.context,
   };
+  if (isAudit) {
+    if (values.fix || values['fix-dry-run']) throw new UsageError('audit cannot fix: it reads the cluster, it does not change it');
+    return { command: 'audit', ...common, namespace: values.namespace, allNamespaces: values['all-namespaces'] ?? false };
+  }
+  return { command: 'lint', paths: positionals, ...common, fix: values.fix ?? false, fixDryRun: values['fix-dry-run'] ?? false };
 }
 
 function parseServeArguments(argv: readonly string[]): ServeArguments {
@@ -147,6 +179,8 @@ function parseServeArguments(argv: readonly string[]): ServeArguments {
         'client-ca': { type: 'string' },
         config: { type: 'string', short: 'c' },
         'shutdown-timeout': { type: 'string' },
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -166,5 +200,7 @@ function parseServeArguments(argv: readonly string[]): ServeArguments {
     clientCa: values['client-ca'],
     config: values.config,
     shutdownTimeout,
+    kubeconfig: values.kubeconfig,
+    context: values.context,
   };
 }

@@ -1,5 +1,7 @@
 import { RULES } from '../../rules/index.js';
 import type { ClusterFacts } from '../engine/cluster-facts.js';
+import { fetchClusterFactsOnce } from '../cluster/cluster-access.js';
+import { describeResource, identityOf } from '../model/resource.js';
 import { ConfigError, densePodsPerNode, findConfigFile, loadConfigFile, type ProbeLintConfig } from '../engine/config.js';
 import { Engine, type LintDocument } from '../engine/engine.js';
 import { severityRank } from '../engine/finding.js';
@@ -43,19 +45,39 @@ export function clusterFactsFrom(config: ProbeLintConfig, podsPerNodeFlag: numbe
   return { podsPerNode: undefined, densePodsPerNode: dense, source: 'unknown' };
 }
 
-/** `probe-lint PATH...`: returns the exit code. */
-export function runLint(args: LintArguments, io: CommandIo): number {
-  let config: ProbeLintConfig;
+/** Loads the config, or prints why it cannot be used; undefined means exit 2. */
+export function loadConfigOrReport(file: string | undefined, io: CommandIo): ProbeLintConfig | undefined {
   try {
-    config = resolveConfig(args.config, process.cwd());
+    return resolveConfig(file, process.cwd());
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`probe-lint: bad configuration\n${error.message}\n`);
-      return 2;
+      return undefined;
     }
     throw error;
   }
-  const engine = new Engine(RULES, { config, cluster: clusterFactsFrom(config, args.podsPerNode), strict: args.strict });
+}
+
+/**
+ * Cluster facts for a CLI run: --pods-per-node, else one attempt (with the guard's deadline) to
+ * read density from --kubeconfig's cluster, else the config; a failed attempt is a warning.
+ */
+export async function cliClusterFacts(args: Pick<LintArguments, 'podsPerNode' | 'kubeconfig' | 'context'>, config: ProbeLintConfig, io: CommandIo): Promise<ClusterFacts> {
+  const offline = clusterFactsFrom(config, args.podsPerNode);
+  if (args.podsPerNode !== undefined || args.kubeconfig === undefined) return offline;
+  try {
+    return await fetchClusterFactsOnce(args.kubeconfig, args.context, config);
+  } catch (error) {
+    io.stderr(`probe-lint: warning: cannot read cluster density from ${args.kubeconfig}: ${(error as Error).message}; linting without it\n`);
+    return offline;
+  }
+}
+
+/** `probe-lint PATH...`: returns the exit code. */
+export async function runLint(args: LintArguments, io: CommandIo): Promise<number> {
+  const config = loadConfigOrReport(args.config, io);
+  if (config === undefined) return 2;
+  const engine = new Engine(RULES, { config, cluster: await cliClusterFacts(args, config, io), strict: args.strict });
 
   const { files, problems } = readInputs(args.paths, io.readStdin);
   const inputErrors: InputError[] = problems.map((problem) => ({ file: problem.path, message: `cannot read: ${problem.message}` }));
@@ -71,23 +93,33 @@ export function runLint(args: LintArguments, io: CommandIo): number {
     if (source.error) inputErrors.push({ ...source.error, message: `invalid YAML: ${source.error.reason}` });
     documents.push(...lintDocumentsOf(source));
   }
+  return lintAndReport(engine, documents, { inputErrors, files: files.length, args, io, report });
+}
 
+/** Runs the engine over documents, prints the report in the chosen format, returns the exit code. */
+export function lintAndReport(
+  engine: Engine,
+  documents: LintDocument[],
+  context: { inputErrors: InputError[]; files: number; args: Pick<LintArguments, 'format' | 'failOn' | 'showSuppressed' | 'color'>; io: CommandIo; report: (text: string) => void },
+): number {
+  const { inputErrors, args, io } = context;
   const result = engine.lint(documents);
   for (const failure of result.failures) {
-    io.stderr(`probe-lint: rule ${failure.rule} failed on ${failure.resource.origin.file ?? '?'}: ${(failure.error as Error)?.stack ?? failure.error}\n`);
+    const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
+    io.stderr(`probe-lint: rule ${failure.rule} failed on ${where}: ${(failure.error as Error)?.stack ?? failure.error}\n`);
   }
   const findings = result.findings.map(locate).sort(compareLocated);
   const input: ReportInput = {
     findings,
     suppressed: result.suppressed.map(locate).sort(compareLocated),
     inputErrors,
-    summary: summarize(findings, { files: files.length, resources: result.resources, containers: result.containers }),
+    summary: summarize(findings, { files: context.files, resources: result.resources, containers: result.containers }),
     rules: RULES,
     showSuppressed: args.showSuppressed,
     color: args.color ?? (io.isTty && process.env.NO_COLOR === undefined),
     toolVersion: VERSION,
   };
-  report(FORMATTERS[args.format](input));
+  context.report(FORMATTERS[args.format](input));
   if (inputErrors.length > 0 || result.failures.length > 0) return 2;
   return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;
 }

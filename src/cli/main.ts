@@ -4,6 +4,7 @@ import { parseArguments, UsageError, USAGE } from './arguments.js';
 import { runLint, type CommandIo } from './lint-command.js';
 import { runExplain, runRules } from './rules-command.js';
 import { runServe } from './serve-command.js';
+import { runAudit } from './audit-command.js';
 import { VERSION } from './version.js';
 
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -21,7 +22,9 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       case 'explain':
         return runExplain(args.rule, io);
       case 'lint':
-        return runLint(args, io);
+        return await runLint(args, io);
+      case 'audit':
+        return await runAudit(args, io);
       case 'serve':
         return await runServe(args, io);
     }

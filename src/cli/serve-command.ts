@@ -1,6 +1,8 @@
 import { RULES } from '../../rules/index.js';
 import { ConfigError, type ProbeLintConfig } from '../engine/config.js';
 import { Engine } from '../engine/engine.js';
+import { createClusterAccess, type ClusterAccess } from '../cluster/cluster-access.js';
+import { WebhookMetrics } from '../webhook/metrics.js';
 import { NamespacePolicy } from '../webhook/namespace-policy.js';
 import { createLogger, createWebhookServer, flushLogger } from '../webhook/server.js';
 import type { ServeArguments } from './arguments.js';
@@ -19,8 +21,20 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
     throw error;
   }
   const logger = createLogger();
-  const engine = new Engine(RULES, { config, cluster: clusterFactsFrom(config, undefined) });
-  const policy = new NamespacePolicy(config.webhook ?? {}, undefined);
+  const metrics = new WebhookMetrics();
+  // The cluster is read in the background (density, namespace labels) when a kubeconfig is given
+  // or when running in a pod; admission only ever reads what was cached.
+  let cluster: ClusterAccess | undefined;
+  if (args.kubeconfig !== undefined || process.env.KUBERNETES_SERVICE_HOST) {
+    try {
+      cluster = createClusterAccess({ file: args.kubeconfig, context: args.context }, config, metrics.registry, logger);
+    } catch (error) {
+      io.stderr(`probe-lint serve: cannot start: bad kubeconfig: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+  const engine = new Engine(RULES, { config, cluster: cluster?.refresher ?? clusterFactsFrom(config, undefined) });
+  const policy = new NamespacePolicy(config.webhook ?? {}, cluster?.namespaces);
   let server;
   try {
     server = await createWebhookServer({
@@ -29,18 +43,22 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
       webhook: config.webhook ?? {},
       tls: { certFile: args.tlsCert, keyFile: args.tlsKey, ...(args.clientCa ? { clientCaFile: args.clientCa } : {}) },
       logger,
+      metrics,
     });
     await server.app.listen({ port: args.port, host: args.host });
   } catch (error) {
     io.stderr(`probe-lint serve: cannot start: ${(error as Error).message}\n`);
     return 2;
   }
-  logger.info({ port: args.port, mode: config.webhook?.mode ?? 'warn' }, 'probe-lint webhook listening');
+  cluster?.refresher.start();
+  cluster?.namespaces.start();
+  logger.info({ port: args.port, mode: config.webhook?.mode ?? 'warn', cluster: cluster !== undefined }, 'probe-lint webhook listening');
   flushLogger(logger);
 
   return new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down: finishing in-flight reviews');
+      cluster?.stop();
       const deadline = setTimeout(() => {
         logger.warn({ timeoutSeconds: args.shutdownTimeout }, 'in-flight reviews did not finish in time; exiting');
         flushLogger(logger);

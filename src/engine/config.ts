@@ -33,7 +33,13 @@ export interface WebhookConfig {
 
 export interface ProbeLintConfig {
   rules?: Record<string, RuleSetting>;
-  cluster?: { podsPerNode?: number; densePodsPerNode?: number };
+  cluster?: {
+    podsPerNode?: number;
+    densePodsPerNode?: number;
+    denseCapacityFraction?: number;
+    refreshIntervalSeconds?: number;
+    guard?: { deadlineSeconds?: number; backoffInitialSeconds?: number; backoffMaxSeconds?: number; failureThreshold?: number; openSeconds?: number };
+  };
   ignore?: IgnoreEntry[];
   webhook?: WebhookConfig;
 }

@@ -2,7 +2,7 @@ import { effectiveProbes } from '../model/effective-probe.js';
 import { findPodSites, type ContainerSite, type PodSite } from '../model/pod-site.js';
 import { identityOf, type Resource, type ResourceIdentity } from '../model/resource.js';
 import type { Position } from '../source/line-index.js';
-import type { ClusterFacts } from './cluster-facts.js';
+import type { ClusterFacts, ClusterFactsSource } from './cluster-facts.js';
 import type { ProbeLintConfig, RuleSetting } from './config.js';
 import type { Finding, SuppressedFinding } from './finding.js';
 import type { ContainerContext, Report, Rule, Severity } from './rule.js';
@@ -11,7 +11,8 @@ import { annotationSuppression, configSuppression, type SuppressionSubject } fro
 
 export interface EngineOptions {
   config: ProbeLintConfig;
-  cluster: ClusterFacts;
+  /** Fixed facts, or a source read once per lint (the webhook's refresher). */
+  cluster: ClusterFacts | ClusterFactsSource;
   /** Disregard `probe-lint.dev/ignore` annotations: only the config may exempt. */
   strict?: boolean;
   /** YYYY-MM-DD used to expire config exemptions; today by default. */
@@ -68,6 +69,8 @@ export class Engine {
 
   lint(documents: readonly LintDocument[], run: RunFacts = collectRunFacts(documents.flatMap((document) => document.resources))): LintResult {
     const result: LintResult = { findings: [], suppressed: [], failures: [], resources: 0, containers: 0 };
+    const source = this.options.cluster;
+    const cluster = 'current' in source ? source.current() : source;
     for (const document of documents) {
       const first = document.resources[0];
       if (first !== undefined && document.duplicateKeys?.length) this.checkDocument(first, document.duplicateKeys, result);
@@ -77,7 +80,7 @@ export class Engine {
         for (const site of findPodSites(resource)) {
           for (const container of site.containers) {
             result.containers++;
-            this.checkContainer(site, container, identity, run, result);
+            this.checkContainer(site, container, identity, run, cluster, result);
           }
         }
       }
@@ -94,7 +97,7 @@ export class Engine {
     }
   }
 
-  private checkContainer(site: PodSite, container: ContainerSite, identity: ResourceIdentity, run: RunFacts, result: LintResult): void {
+  private checkContainer(site: PodSite, container: ContainerSite, identity: ResourceIdentity, run: RunFacts, cluster: ClusterFacts, result: LintResult): void {
     const probes = effectiveProbes(container);
     const target: ReportTarget = { resource: site.resource, identity, container: container.name, metadata: [site.resource.object.metadata, site.podMetadata] };
     // One context per container, shared by the rules in turn: this loop runs for every container of every input.
@@ -106,7 +109,7 @@ export class Engine {
       probes,
       probe: (type) => probes.find((probe) => probe.type === type),
       options: undefined,
-      cluster: this.options.cluster,
+      cluster,
       run,
       report: (report) => this.record(current, target, report, result),
     };

@@ -58,6 +58,11 @@ export function resourcesOfDocument(document: unknown, origin: ResourceOrigin): 
   return [{ object: document, document, pointer: '', origin }];
 }
 
+/** An object that is its own document (admission, audit): pointers are into the object itself. */
+export function standaloneResource(object: KubeObject): Resource {
+  return { object, document: object, pointer: '', origin: {} };
+}
+
 export function identityOf(object: KubeObject): ResourceIdentity {
   const identity: ResourceIdentity = { apiVersion: object.apiVersion, kind: object.kind };
   const name = object.metadata?.name ?? object.metadata?.generateName;

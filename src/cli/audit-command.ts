@@ -1,0 +1,46 @@
+import { RULES } from '../../rules/index.js';
+import { CallGuard, systemClock } from '../cluster/call-guard.js';
+import { guardOptions } from '../cluster/cluster-access.js';
+import { KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
+import { listWorkloads } from '../cluster/workloads.js';
+import { Engine } from '../engine/engine.js';
+import { standaloneResource } from '../model/resource.js';
+import { factsFrom, fetchDensity } from '../cluster/density.js';
+import { densityThresholds } from '../cluster/cluster-access.js';
+import type { AuditArguments } from './arguments.js';
+import { clusterFactsFrom, lintAndReport, loadConfigOrReport, type CommandIo } from './lint-command.js';
+
+/** `probe-lint audit`: lints the workloads living in a cluster; findings name `kind/namespace/name`. */
+export async function runAudit(args: AuditArguments, io: CommandIo): Promise<number> {
+  const config = loadConfigOrReport(args.config, io);
+  if (config === undefined) return 2;
+  let client: KubeClient;
+  try {
+    client = new KubeClient(loadKubeConfig(args.kubeconfig, args.context));
+  } catch (error) {
+    io.stderr(`probe-lint audit: cannot use the kubeconfig: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const contextNamespace = client.config.getContextObject(client.config.getCurrentContext())?.namespace;
+  const namespace = args.allNamespaces ? undefined : (args.namespace ?? contextNamespace ?? 'default');
+  const guard = new CallGuard({ ...guardOptions(config), failureThreshold: 1 }, systemClock, undefined, undefined);
+  let objects;
+  try {
+    objects = await listWorkloads(client, guard, namespace);
+  } catch (error) {
+    io.stderr(`probe-lint audit: cannot read the workloads from the cluster: ${(error as Error).message}\n`);
+    return 2;
+  }
+  // Density from the same cluster (one attempt), unless given on the command line.
+  let cluster = clusterFactsFrom(config, args.podsPerNode);
+  if (args.podsPerNode === undefined) {
+    try {
+      cluster = factsFrom(await guard.run('density', (signal) => fetchDensity(client, signal, systemClock)), densityThresholds(config));
+    } catch (error) {
+      io.stderr(`probe-lint audit: warning: cannot read cluster density: ${(error as Error).message}; auditing without it\n`);
+    }
+  }
+  const engine = new Engine(RULES, { config, cluster, strict: args.strict });
+  const documents = objects.map((object) => ({ resources: [standaloneResource(object)] }));
+  return lintAndReport(engine, documents, { inputErrors: [], files: 0, args, io, report: io.stdout });
+}

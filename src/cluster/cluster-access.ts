@@ -1,0 +1,85 @@
+// Wiring of the cluster readers from the config: one guard for every call, the density refresher
+// and the namespace cache. Used by `serve` (in the background) and by the CLI (one attempt).
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { unknownCluster, type ClusterFacts } from '../engine/cluster-facts.js';
+import { densePodsPerNode, type ProbeLintConfig } from '../engine/config.js';
+import { CallGuard, DEFAULT_GUARD, systemClock, type Clock, type GuardOptions } from './call-guard.js';
+import { ClusterMetrics } from './cluster-metrics.js';
+import { factsFrom, fetchDensity, type DensityThresholds } from './density.js';
+import { ClusterFactsRefresher } from './facts-refresher.js';
+import { KubeClient, loadKubeConfig } from './kube-client.js';
+import { NamespaceCache } from './namespace-cache.js';
+
+export function guardOptions(config: ProbeLintConfig): GuardOptions {
+  const guard = config.cluster?.guard ?? {};
+  const ms = (seconds: number | undefined, fallback: number) => (seconds === undefined ? fallback : seconds * 1000);
+  return {
+    deadlineMs: ms(guard.deadlineSeconds, DEFAULT_GUARD.deadlineMs),
+    backoffInitialMs: ms(guard.backoffInitialSeconds, DEFAULT_GUARD.backoffInitialMs),
+    backoffMaxMs: ms(guard.backoffMaxSeconds, DEFAULT_GUARD.backoffMaxMs),
+    failureThreshold: guard.failureThreshold ?? DEFAULT_GUARD.failureThreshold,
+    openMs: ms(guard.openSeconds, DEFAULT_GUARD.openMs),
+  };
+}
+
+/** What the engine uses while the cluster has not answered: the configured density, or unknown. */
+export function fallbackFacts(config: ProbeLintConfig): ClusterFacts {
+  const dense = densePodsPerNode(config);
+  return config.cluster?.podsPerNode === undefined ? unknownCluster(dense) : { podsPerNode: config.cluster.podsPerNode, densePodsPerNode: dense, source: 'config' };
+}
+
+export interface ClusterAccess {
+  client: KubeClient;
+  guard: CallGuard;
+  refresher: ClusterFactsRefresher;
+  namespaces: NamespaceCache;
+  stop(): void;
+}
+
+export function createClusterAccess(
+  kubeconfig: { file?: string; context?: string; inCluster?: boolean },
+  config: ProbeLintConfig,
+  registry: Registry,
+  logger: Logger,
+  clock: Clock = systemClock,
+): ClusterAccess {
+  const client = new KubeClient(loadKubeConfig(kubeconfig.file, kubeconfig.context));
+  let refresher: ClusterFactsRefresher | undefined;
+  const metrics = new ClusterMetrics(registry, () => refresher?.ageSeconds());
+  const guard = new CallGuard(guardOptions(config), clock, metrics, logger);
+  refresher = new ClusterFactsRefresher(
+    client,
+    guard,
+    clock,
+    {
+      intervalMs: (config.cluster?.refreshIntervalSeconds ?? 60) * 1000,
+      thresholds: densityThresholds(config),
+      fallback: fallbackFacts(config),
+    },
+    logger,
+  );
+  const namespaces = new NamespaceCache(client, guard, clock, logger);
+  return {
+    client,
+    guard,
+    refresher,
+    namespaces,
+    stop() {
+      refresher!.stop();
+      namespaces.stop();
+    },
+  };
+}
+
+/** The CLI's single attempt: one guarded refresh with the configured deadline, no retry. */
+export async function fetchClusterFactsOnce(file: string, context: string | undefined, config: ProbeLintConfig): Promise<ClusterFacts> {
+  const client = new KubeClient(loadKubeConfig(file, context));
+  const guard = new CallGuard({ ...guardOptions(config), failureThreshold: 1 }, systemClock, undefined, undefined);
+  const snapshot = await guard.run('density', (signal) => fetchDensity(client, signal, systemClock));
+  return factsFrom(snapshot, densityThresholds(config));
+}
+
+export function densityThresholds(config: ProbeLintConfig): DensityThresholds {
+  return { densePodsPerNode: densePodsPerNode(config), ...(config.cluster?.denseCapacityFraction !== undefined ? { denseCapacityFraction: config.cluster.denseCapacityFraction } : {}) };
+}

@@ -1,0 +1,86 @@
+// Pods per node, from paginated lists of nodes and non-terminated pods. Only counts are kept:
+// memory grows with the number of nodes, never with the number of pods.
+import type { ClusterFacts } from '../engine/cluster-facts.js';
+import type { CallGuard, Clock } from './call-guard.js';
+import type { KubeClient } from './kube-client.js';
+
+export interface DensitySnapshot {
+  nodes: number;
+  pods: number;
+  meanPodsPerNode: number;
+  p90PodsPerNode: number;
+  /** Mean of pods ÷ allocatable pods over nodes that report a capacity. */
+  meanCapacityFraction: number | undefined;
+  fetchedAt: number;
+}
+
+export interface DensityThresholds {
+  /** Dense at or above this mean pods per node. */
+  densePodsPerNode: number;
+  /** Or: dense at or above this mean fraction of each node's pod capacity. */
+  denseCapacityFraction?: number;
+}
+
+interface NodeItem {
+  metadata?: { name?: string };
+  status?: { allocatable?: { pods?: string | number } };
+}
+interface PodItem {
+  spec?: { nodeName?: string };
+}
+
+/** One refresh: lists nodes, then non-terminated pods, counting pods per node page by page. */
+export async function fetchDensity(client: KubeClient, signal: AbortSignal, clock: Clock): Promise<DensitySnapshot> {
+  const capacity = new Map<string, number>();
+  await client.listPaged<NodeItem>('/api/v1/nodes', {}, signal, (items) => {
+    for (const node of items) {
+      const name = node.metadata?.name;
+      if (name !== undefined) capacity.set(name, Number(node.status?.allocatable?.pods ?? 0));
+    }
+  });
+  const podsPerNode = new Map<string, number>();
+  for (const name of capacity.keys()) podsPerNode.set(name, 0);
+  let pods = 0;
+  await client.listPaged<PodItem>('/api/v1/pods', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }, signal, (items) => {
+    for (const pod of items) {
+      const node = pod.spec?.nodeName;
+      if (node === undefined || !podsPerNode.has(node)) continue; // unscheduled, or on a node that left
+      podsPerNode.set(node, podsPerNode.get(node)! + 1);
+      pods++;
+    }
+  });
+  return summarize(capacity, podsPerNode, pods, clock.now());
+}
+
+export function summarize(capacity: Map<string, number>, podsPerNode: Map<string, number>, pods: number, fetchedAt: number): DensitySnapshot {
+  const counts = [...podsPerNode.values()].sort((a, b) => a - b);
+  const nodes = counts.length;
+  const fractions = [...podsPerNode].filter(([node]) => (capacity.get(node) ?? 0) > 0).map(([node, count]) => count / capacity.get(node)!);
+  return {
+    nodes,
+    pods,
+    meanPodsPerNode: nodes === 0 ? 0 : pods / nodes,
+    p90PodsPerNode: nodes === 0 ? 0 : counts[Math.min(nodes - 1, Math.ceil(nodes * 0.9) - 1)]!,
+    meanCapacityFraction: fractions.length === 0 ? undefined : fractions.reduce((sum, value) => sum + value, 0) / fractions.length,
+    fetchedAt,
+  };
+}
+
+export function isDense(snapshot: DensitySnapshot, thresholds: DensityThresholds): boolean {
+  if (thresholds.denseCapacityFraction !== undefined && snapshot.meanCapacityFraction !== undefined) {
+    return snapshot.meanCapacityFraction >= thresholds.denseCapacityFraction;
+  }
+  return snapshot.meanPodsPerNode >= thresholds.densePodsPerNode;
+}
+
+export function factsFrom(snapshot: DensitySnapshot, thresholds: DensityThresholds): ClusterFacts {
+  return {
+    podsPerNode: Math.round(snapshot.meanPodsPerNode * 10) / 10,
+    densePodsPerNode: thresholds.densePodsPerNode,
+    dense: isDense(snapshot, thresholds),
+    source: 'cluster',
+  };
+}
+
+/** Exposed for tests of the guard: a call that is allowed to run now. */
+export type { CallGuard };

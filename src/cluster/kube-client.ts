@@ -1,0 +1,82 @@
+// Reads from the API server with @kubernetes/client-node's KubeConfig (auth, TLS, contexts) and
+// its Watch; list calls are plain JSON GETs so that only counts and names are kept, page by page.
+import { request, type RequestOptions } from 'node:https';
+import { KubeConfig, Watch } from '@kubernetes/client-node';
+
+export interface KubeList<T> {
+  metadata?: { continue?: string; resourceVersion?: string };
+  items: T[];
+}
+
+/** An HTTP status from the API server, e.g. 410 Gone for an expired resourceVersion. */
+export class ApiStatusError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A kubeconfig file, else the pod's service account when running in a cluster, else ~/.kube/config. */
+export function loadKubeConfig(file: string | undefined, context: string | undefined): KubeConfig {
+  const config = new KubeConfig();
+  if (file !== undefined) config.loadFromFile(file);
+  else if (process.env.KUBERNETES_SERVICE_HOST) config.loadFromCluster();
+  else config.loadFromDefault();
+  if (context !== undefined) config.setCurrentContext(context);
+  if (config.getCurrentCluster() === null) throw new Error(`no cluster in the kubeconfig${context ? ` for context "${context}"` : ''}`);
+  return config;
+}
+
+export class KubeClient {
+  constructor(readonly config: KubeConfig) {}
+
+  /** One GET of a JSON resource. */
+  async getJson<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal): Promise<T> {
+    const cluster = this.config.getCurrentCluster()!;
+    const url = new URL(cluster.server.replace(/\/$/, '') + path);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+    const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' } };
+    await this.config.applyToHTTPSOptions(options);
+    return new Promise<T>((resolve, reject) => {
+      const req = request(url, { ...options, signal }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if ((res.statusCode ?? 500) >= 300) {
+            reject(new ApiStatusError(res.statusCode ?? 500, `GET ${url.pathname}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+            return;
+          }
+          try {
+            resolve(JSON.parse(text) as T);
+          } catch (error) {
+            reject(new Error(`GET ${url.pathname}: not JSON: ${(error as Error).message}`));
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  /** Every page of a list (`limit` / `continue`), handed to `onPage` and then dropped; returns the resourceVersion. */
+  async listPaged<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal, onPage: (items: T[]) => void): Promise<string | undefined> {
+    let token: string | undefined;
+    let resourceVersion: string | undefined;
+    do {
+      const page = await this.getJson<KubeList<T>>(path, { ...query, limit: query.limit ?? 500, continue: token }, signal);
+      onPage(page.items ?? []);
+      token = page.metadata?.continue || undefined;
+      resourceVersion = page.metadata?.resourceVersion;
+    } while (token !== undefined);
+    return resourceVersion;
+  }
+
+  /** client-node's Watch; resolves once the stream is open, `done` is called when it ends. */
+  watch(path: string, query: Record<string, string | number | boolean | undefined>, onEvent: (type: string, object: any) => void, done: (error: unknown) => void): Promise<AbortController> {
+    return new Watch(this.config).watch(path, query, onEvent, done);
+  }
+}

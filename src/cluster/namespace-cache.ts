@@ -1,0 +1,105 @@
+// Namespace labels (for each namespace's mode and injection setting), from a list and a watch:
+// only names and labels are kept. A watch that ends is resumed from the last resourceVersion; a
+// 410 Gone (resourceVersion too old) starts over with a fresh list. Every list and watch start
+// goes through the guard.
+import type { Logger } from 'pino';
+import type { NamespaceLabels } from '../webhook/namespace-policy.js';
+import { CallNotAllowed, type CallGuard, type Clock } from './call-guard.js';
+import { ApiStatusError, type KubeClient } from './kube-client.js';
+
+interface NamespaceItem {
+  metadata?: { name?: string; labels?: Record<string, string>; resourceVersion?: string };
+}
+
+export class NamespaceCache implements NamespaceLabels {
+  private labels = new Map<string, Readonly<Record<string, string>>>();
+  private resourceVersion: string | undefined;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private watchAbort: AbortController | undefined;
+  synced = false;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly guard: CallGuard,
+    private readonly clock: Clock,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  labelsOf(namespace: string): Readonly<Record<string, string>> | undefined {
+    return this.labels.get(namespace);
+  }
+
+  get size(): number {
+    return this.labels.size;
+  }
+
+  start(): void {
+    void this.relist();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.watchAbort?.abort();
+  }
+
+  /** A fresh list, replacing what is known, then a watch from its resourceVersion. */
+  async relist(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const next = new Map<string, Readonly<Record<string, string>>>();
+      this.resourceVersion = await this.guard.run('namespaces', (signal) =>
+        this.client.listPaged<NamespaceItem>('/api/v1/namespaces', {}, signal, (items) => {
+          for (const item of items) if (item.metadata?.name) next.set(item.metadata.name, { ...(item.metadata.labels ?? {}) });
+        }),
+      );
+      this.labels = next;
+      this.synced = true;
+    } catch (error) {
+      this.retryLater(error, () => this.relist());
+      return;
+    }
+    await this.watch();
+  }
+
+  private async watch(): Promise<void> {
+    if (this.stopped) return;
+    let gone = false;
+    const onEvent = (type: string, object: any) => {
+      if (type === 'ERROR') {
+        if (object?.code === 410) gone = true;
+        return;
+      }
+      const name = object?.metadata?.name as string | undefined;
+      if (object?.metadata?.resourceVersion) this.resourceVersion = object.metadata.resourceVersion;
+      if (type === 'BOOKMARK' || name === undefined) return;
+      if (type === 'DELETED') this.labels.delete(name);
+      else this.labels.set(name, { ...(object.metadata.labels ?? {}) });
+    };
+    const done = (error: unknown) => {
+      if (this.stopped) return;
+      if (gone || (error instanceof Object && (error as { statusCode?: number }).statusCode === 410)) {
+        this.logger?.info({ resourceVersion: this.resourceVersion }, 'namespace watch expired (410 Gone); listing again');
+        void this.relist();
+      } else if (error) this.retryLater(error, () => this.watch());
+      else void this.watch(); // the server closed the stream normally: resume
+    };
+    try {
+      this.watchAbort = await this.guard.run('namespaces-watch', () =>
+        this.client.watch('/api/v1/namespaces', { resourceVersion: this.resourceVersion, allowWatchBookmarks: true }, onEvent, done),
+      );
+    } catch (error) {
+      if (error instanceof ApiStatusError && error.statusCode === 410) void this.relist();
+      else this.retryLater(error, () => this.watch());
+    }
+  }
+
+  private retryLater(error: unknown, again: () => Promise<void>): void {
+    if (this.stopped) return;
+    if (!(error instanceof CallNotAllowed)) this.logger?.debug({ reason: (error as Error)?.message }, 'namespace list/watch failed');
+    const delay = Math.max(10, this.guard.retryAt - this.clock.now());
+    this.timer = setTimeout(() => void again(), delay);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,38 @@
+// The pod-bearing workloads living in a cluster, for `probe-lint audit`. Pods owned by a
+// controller and Jobs owned by a CronJob are skipped: their template is checked where it is
+// written, so nothing is counted twice.
+import type { KubeObject } from '../model/resource.js';
+import type { CallGuard } from './call-guard.js';
+import type { KubeClient } from './kube-client.js';
+
+const WORKLOADS = [
+  { apiVersion: 'apps/v1', kind: 'Deployment', base: '/apis/apps/v1', resource: 'deployments' },
+  { apiVersion: 'apps/v1', kind: 'StatefulSet', base: '/apis/apps/v1', resource: 'statefulsets' },
+  { apiVersion: 'apps/v1', kind: 'DaemonSet', base: '/apis/apps/v1', resource: 'daemonsets' },
+  { apiVersion: 'batch/v1', kind: 'CronJob', base: '/apis/batch/v1', resource: 'cronjobs' },
+  { apiVersion: 'batch/v1', kind: 'Job', base: '/apis/batch/v1', resource: 'jobs' },
+  { apiVersion: 'v1', kind: 'Pod', base: '/api/v1', resource: 'pods' },
+] as const;
+
+function isOwnedByController(object: KubeObject): boolean {
+  return (object.metadata?.ownerReferences ?? []).some((owner) => owner.controller === true);
+}
+
+/** Lists every workload kind (paginated, each list through the guard); namespace undefined means all. */
+export async function listWorkloads(client: KubeClient, guard: CallGuard, namespace: string | undefined): Promise<KubeObject[]> {
+  const objects: KubeObject[] = [];
+  for (const workload of WORKLOADS) {
+    const path = namespace === undefined ? `${workload.base}/${workload.resource}` : `${workload.base}/namespaces/${encodeURIComponent(namespace)}/${workload.resource}`;
+    await guard.run(`list ${workload.resource}`, (signal) =>
+      client.listPaged<KubeObject>(path, {}, signal, (items) => {
+        for (const item of items) {
+          // List items carry no apiVersion and kind; the engine needs both.
+          const object = { ...item, apiVersion: workload.apiVersion, kind: workload.kind };
+          if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(object)) continue;
+          objects.push(object);
+        }
+      }),
+    );
+  }
+  return objects;
+}

@@ -1,0 +1,163 @@
+// A local HTTPS server that speaks the Kubernetes list/watch wire format: JSON lists paginated with
+// `limit` and `metadata.continue`, watch streams of JSON events, 410 Gone for an expired
+// resourceVersion. It can be told to fail, hang, go down and recover, and it writes a kubeconfig
+// that points at it — so the real @kubernetes/client-node code talks to it.
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestPki } from './tls.js';
+
+export type ApiMode = 'ok' | 'fail' | 'hang';
+
+type Json = Record<string, any>;
+
+export class FakeApiServer {
+  mode: ApiMode = 'ok';
+  /** Collections by API path without namespace, e.g. "/api/v1/nodes", "/apis/apps/v1/deployments". */
+  readonly collections = new Map<string, Json[]>();
+  readonly requests: string[] = [];
+  resourceVersion = 100;
+  /** The oldest resourceVersion a watch may start from; older ones get 410 Gone. */
+  oldestWatchable = 0;
+  private server: Server | undefined;
+  private sockets = new Set<Duplex>();
+  private watchers = new Set<ServerResponse>();
+  port = 0;
+
+  constructor(private readonly pki: TestPki) {}
+
+  async start(port = 0): Promise<void> {
+    const cert = this.pki.issue(`apiserver-${Date.now()}`);
+    this.server = createServer({ cert: readFileSync(cert.cert), key: readFileSync(cert.key) }, (req, res) => this.handle(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** Goes down hard: every connection dropped, nothing listening. */
+  async stop(): Promise<void> {
+    for (const watcher of this.watchers) watcher.destroy();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = undefined;
+  }
+
+  kubeconfig(directory: string): string {
+    const file = join(directory, `kubeconfig-${this.port}`);
+    const ca = readFileSync(this.pki.caCert).toString('base64');
+    writeFileSync(
+      file,
+      `apiVersion: v1
+kind: Config
+clusters:
+  - name: fake
+    cluster:
+      server: https://127.0.0.1:${this.port}
+      certificate-authority-data: ${ca}
+users:
+  - name: tester
+    user:
+      token: test-token
+contexts:
+  - name: fake
+    context: {cluster: fake, user: tester}
+  - name: other
+    context: {cluster: fake, user: tester, namespace: other}
+current-context: fake
+`,
+    );
+    return file;
+  }
+
+  set(path: string, items: Json[]): void {
+    this.collections.set(path, items);
+  }
+
+  /** Sends a watch event to every open watch on `path`. */
+  emit(path: string, type: string, object: Json): void {
+    this.resourceVersion++;
+    object.metadata = { ...object.metadata, resourceVersion: String(this.resourceVersion) };
+    const items = this.collections.get(path) ?? [];
+    const index = items.findIndex((item) => item.metadata?.name === object.metadata.name);
+    if (type === 'DELETED') {
+      if (index >= 0) items.splice(index, 1);
+    } else if (index >= 0) items[index] = object;
+    else items.push(object);
+    this.collections.set(path, items);
+    for (const watcher of this.watchers) if ((watcher as any).path === path && !watcher.writableEnded) watcher.write(JSON.stringify({ type, object }) + '\n');
+  }
+
+  /** Sends the in-stream 410 the API server sends when a watch's resourceVersion is too old. */
+  expireWatches(): void {
+    this.oldestWatchable = this.resourceVersion + 1;
+    for (const watcher of this.watchers) {
+      watcher.write(JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } }) + '\n');
+      watcher.end();
+      this.watchers.delete(watcher);
+    }
+  }
+
+  get openWatches(): number {
+    return this.watchers.size;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    this.requests.push(`${url.pathname}${url.search}`);
+    if (this.mode === 'hang') return; // never answers
+    if (this.mode === 'fail') {
+      this.json(res, 500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, message: 'etcdserver: request timed out' });
+      return;
+    }
+    if (req.headers.authorization !== 'Bearer test-token') {
+      this.json(res, 401, { kind: 'Status', code: 401, message: 'Unauthorized' });
+      return;
+    }
+    // /api/v1/namespaces/{ns}/pods → collection "/api/v1/pods" filtered by namespace
+    const match = /^(\/apis?\/[^/]+(?:\/[^/]+)?)\/namespaces\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    const [path, namespace] = match ? [`${match[1]}/${match[3]}`, match[2]] : [url.pathname, undefined];
+    const collection = this.collections.get(path);
+    if (collection === undefined) {
+      this.json(res, 404, { kind: 'Status', code: 404, message: `${url.pathname} not found` });
+      return;
+    }
+    if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
+      const from = Number(url.searchParams.get('resourceVersion') ?? 0);
+      if (from < this.oldestWatchable) {
+        this.json(res, 410, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' });
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      (res as any).path = path;
+      this.watchers.add(res);
+      res.on('close', () => this.watchers.delete(res));
+      return;
+    }
+    let items = collection.filter((item) => namespace === undefined || item.metadata?.namespace === namespace);
+    const selector = url.searchParams.get('fieldSelector');
+    if (selector?.includes('status.phase!=Succeeded')) items = items.filter((item) => !['Succeeded', 'Failed'].includes(item.status?.phase));
+    const limit = Number(url.searchParams.get('limit') ?? 0) || items.length;
+    const start = Number(url.searchParams.get('continue') ?? 0);
+    const page = items.slice(start, start + limit);
+    const next = start + limit < items.length ? String(start + limit) : undefined;
+    this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(this.resourceVersion), ...(next ? { continue: next } : {}) }, items: page });
+  }
+
+  private json(res: ServerResponse, status: number, body: Json): void {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+}
+
+export function nodes(count: number, capacity = 110): Json[] {
+  return Array.from({ length: count }, (_, index) => ({ metadata: { name: `node-${index}` }, status: { allocatable: { pods: String(capacity) } } }));
+}
+
+export function podsOn(node: string, count: number, phase = 'Running'): Json[] {
+  return Array.from({ length: count }, (_, index) => ({ metadata: { name: `${node}-pod-${index}-${phase}`, namespace: 'default' }, spec: { nodeName: node }, status: { phase } }));
+}
