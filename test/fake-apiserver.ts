@@ -94,7 +94,9 @@ current-context: fake
 
   /** Sends the in-stream 410 the API server sends when a watch's resourceVersion is too old. */
   expireWatches(): void {
-    this.oldestWatchable = this.resourceVersion + 1;
+    // Compaction: everything up to now is gone; a fresh list returns a newer, watchable version.
+    this.resourceVersion++;
+    this.oldestWatchable = this.resourceVersion;
     for (const watcher of this.watchers) {
       watcher.write(JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } }) + '\n');
       watcher.end();

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { NamespaceLabels } from '../webhook/namespace-policy.js';
 import { CallNotAllowed, type CallGuard, type Clock } from './call-guard.js';
-import { ApiStatusError, type KubeClient } from './kube-client.js';
+import type { KubeClient } from './kube-client.js';
 
 interface NamespaceItem {
   metadata?: { name?: string; labels?: Record<string, string>; resourceVersion?: string };
@@ -77,20 +77,31 @@ export class NamespaceCache implements NamespaceLabels {
       if (type === 'DELETED') this.labels.delete(name);
       else this.labels.set(name, { ...(object.metadata.labels ?? {}) });
     };
+    // client-node's Watch reports a failed start (refused, 4xx/5xx) through `done`, not by
+    // rejecting; the guard must see it as a failed call.
+    let started = false;
+    let startError: unknown;
     const done = (error: unknown) => {
       if (this.stopped) return;
-      if (gone || (error instanceof Object && (error as { statusCode?: number }).statusCode === 410)) {
+      if (!started) {
+        startError = error ?? new Error('the watch closed before it started');
+        return;
+      }
+      if (gone || statusCodeOf(error) === 410) {
         this.logger?.info({ resourceVersion: this.resourceVersion }, 'namespace watch expired (410 Gone); listing again');
         void this.relist();
       } else if (error) this.retryLater(error, () => this.watch());
       else void this.watch(); // the server closed the stream normally: resume
     };
     try {
-      this.watchAbort = await this.guard.run('namespaces-watch', () =>
-        this.client.watch('/api/v1/namespaces', { resourceVersion: this.resourceVersion, allowWatchBookmarks: true }, onEvent, done),
-      );
+      this.watchAbort = await this.guard.run('namespaces-watch', async () => {
+        const controller = await this.client.watch('/api/v1/namespaces', { resourceVersion: this.resourceVersion, allowWatchBookmarks: true }, onEvent, done);
+        if (startError !== undefined) throw startError;
+        started = true;
+        return controller;
+      });
     } catch (error) {
-      if (error instanceof ApiStatusError && error.statusCode === 410) void this.relist();
+      if (statusCodeOf(error) === 410) void this.relist();
       else this.retryLater(error, () => this.watch());
     }
   }
@@ -102,4 +113,9 @@ export class NamespaceCache implements NamespaceLabels {
     this.timer = setTimeout(() => void again(), delay);
     this.timer.unref();
   }
+}
+
+/** HTTP status of a failed call: ours (ApiStatusError) and client-node's Watch both set statusCode. */
+function statusCodeOf(error: unknown): number | undefined {
+  return error !== null && typeof error === 'object' ? (error as { statusCode?: number }).statusCode : undefined;
 }

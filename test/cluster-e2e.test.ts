@@ -1,0 +1,220 @@
+// End to end: the webhook with its cluster readers against the local API server, which hangs,
+// goes down mid-run and comes back; and the CLI's --kubeconfig and `probe-lint audit`.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { RULES } from '../rules/index.js';
+import { createClusterAccess, type ClusterAccess } from '../src/cluster/cluster-access.js';
+import type { ProbeLintConfig } from '../src/engine/config.js';
+import { Engine } from '../src/engine/engine.js';
+import { WebhookMetrics } from '../src/webhook/metrics.js';
+import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
+import { createLogger, createWebhookServer, type WebhookServer } from '../src/webhook/server.js';
+import { admissionReview, container, deployment, pod } from './admission.js';
+import { FakeApiServer, nodes, podsOn } from './fake-apiserver.js';
+import { podYaml, runCliAsync } from './helpers.js';
+import { makeTestPki, type TestPki } from './tls.js';
+import { httpsRequest } from './webhook-client.js';
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
+  for (let waited = 0; !(await condition()); waited += 25) {
+    if (waited > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await wait(25);
+  }
+}
+
+let pki: TestPki;
+let directory: string;
+before(() => {
+  pki = makeTestPki();
+  directory = mkdtempSync(join(tmpdir(), 'probe-lint-e2e-'));
+});
+
+const denseCluster = (api: FakeApiServer) => {
+  api.set('/api/v1/nodes', nodes(3));
+  api.set('/api/v1/pods', [...podsOn('node-0', 80), ...podsOn('node-1', 80), ...podsOn('node-2', 80)]);
+  api.set('/api/v1/namespaces', [
+    { metadata: { name: 'shop', labels: { 'probe-lint.dev/mode': 'enforce' } } },
+    { metadata: { name: 'dev', labels: {} } },
+  ]);
+};
+
+const rejected = () => container('web', { livenessProbe: { tcpSocket: { port: 80 } }, readinessProbe: { httpGet: { path: '/ready', port: 80 }, terminationGracePeriodSeconds: 5 } });
+const frequentExec = () => container('agent', { livenessProbe: { exec: { command: ['/bin/check'] }, periodSeconds: 2 }, readinessProbe: { tcpSocket: { port: 80 } } });
+
+describe('webhook with a live cluster', () => {
+  let api: FakeApiServer;
+  let access: ClusterAccess;
+  let server: WebhookServer;
+  let port: number;
+  const config: ProbeLintConfig = {
+    cluster: { refreshIntervalSeconds: 0.1, guard: { deadlineSeconds: 0.4, backoffInitialSeconds: 0.05, backoffMaxSeconds: 0.1, failureThreshold: 3, openSeconds: 0.6 } },
+  };
+
+  before(async () => {
+    api = new FakeApiServer(pki);
+    await api.start();
+    denseCluster(api);
+    const metrics = new WebhookMetrics();
+    const logger = createLogger(new Writable({ write: (_chunk, _encoding, done) => done() }));
+    access = createClusterAccess({ file: api.kubeconfig(directory) }, config, metrics.registry, logger);
+    server = await createWebhookServer({
+      engine: new Engine(RULES, { config, cluster: access.refresher }),
+      policy: new NamespacePolicy({}, access.namespaces),
+      webhook: {},
+      tls: (() => {
+        const cert = pki.issue('e2e-webhook');
+        return { certFile: cert.cert, keyFile: cert.key };
+      })(),
+      logger,
+      metrics,
+    });
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (server.app.server.address() as { port: number }).port;
+    access.refresher.start();
+    access.namespaces.start();
+    await until(() => access.refresher.latest !== undefined && access.namespaces.synced, 'the first facts');
+  });
+  after(async () => {
+    access.stop();
+    await server.close();
+    await api.stop();
+  });
+
+  const review = async (object: any) => {
+    const reply = await httpsRequest(port, '/validate', { body: JSON.stringify(admissionReview({ operation: 'CREATE', object })), ca: pki.caCert });
+    assert.equal(reply.status, 200);
+    return reply.json.response;
+  };
+  const metric = async (name: string) => {
+    // Sum over label sets: probe_lint_cluster_refresh_failures_total{call="density"} 3 …
+    const text = (await httpsRequest(port, '/metrics', { ca: pki.caCert })).text;
+    const values = [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].map((match) => Number(match[1]));
+    return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0);
+  };
+
+  it('uses the namespace label for the mode and the cluster density for exec probes', async () => {
+    assert.equal((await review(pod([rejected()], { namespace: 'shop' }))).allowed, false);
+    assert.equal((await review(pod([rejected()], { namespace: 'dev' }))).allowed, true);
+    const warnings: string[] = (await review(pod([frequentExec()], { namespace: 'dev' }))).warnings;
+    assert.ok(warnings.some((line) => line.endsWith('[exec-probe-dense-cluster]')), warnings.join('\n'));
+  });
+
+  it('answers reviews while the API server hangs: admission never waits on it', async () => {
+    api.mode = 'hang';
+    try {
+      let settled = false;
+      const pending = access.refresher.refreshNow().then(() => (settled = true));
+      for (let index = 0; index < 20; index++) {
+        const response = await review(deployment([rejected()], { namespace: 'shop' }));
+        assert.equal(response.allowed, false);
+      }
+      assert.equal(settled, false, 'all 20 reviews were answered while the refresh was still waiting on the API server');
+      await pending;
+    } finally {
+      api.mode = 'ok';
+    }
+  });
+
+  it('keeps answering when the API server goes down, with facts aging, and recovers when it is back', async () => {
+    await until(async () => (await metric('probe_lint_circuit_breaker_state')) === 0, 'a closed circuit');
+    const apiPort = api.port;
+    await api.stop();
+    const ageAtOutage = await metric('probe_lint_cluster_facts_age_seconds');
+    for (let index = 0; index < 10; index++) {
+      const response = await review(pod([rejected()], { namespace: 'shop' }));
+      assert.equal(response.allowed, false, 'the cached namespace label still applies');
+      await wait(60);
+    }
+    await until(async () => (await metric('probe_lint_circuit_breaker_state')) === 2, 'an open circuit');
+    assert.ok((await metric('probe_lint_cluster_facts_age_seconds')) > ageAtOutage, 'the facts age while the API server is away');
+    assert.ok((await metric('probe_lint_cluster_refresh_failures_total')) >= 3);
+    assert.ok((await review(pod([frequentExec()], { namespace: 'dev' }))).warnings.some((line: string) => line.endsWith('[exec-probe-dense-cluster]')), 'the last known density is still used');
+
+    await api.start(apiPort);
+    denseCluster(api);
+    await until(async () => (await metric('probe_lint_circuit_breaker_state')) === 0, 'the circuit to close again');
+    await until(async () => (await metric('probe_lint_cluster_facts_age_seconds')) < 0.5, 'fresh facts');
+  });
+
+  it('reads only what its RBAC allows: nodes and pods (list), namespaces (list, watch)', () => {
+    for (const request of api.requests) assert.match(request, /^\/api\/v1\/(nodes|pods|namespaces)\?/, request);
+  });
+});
+
+describe('CLI with --kubeconfig, and probe-lint audit', () => {
+  let api: FakeApiServer;
+  let kubeconfig: string;
+  before(async () => {
+    api = new FakeApiServer(pki);
+    await api.start();
+    denseCluster(api);
+    const owned = (kind: string, name: string) => [{ apiVersion: 'v1', kind, name, uid: 'u', controller: true }];
+    api.set('/apis/apps/v1/deployments', [deployment([rejected()], { namespace: 'shop', name: 'web' }), deployment([container('ok', { livenessProbe: { tcpSocket: { port: 1 } }, readinessProbe: { httpGet: { port: 2 } } })], { namespace: 'other', name: 'fine' })]);
+    api.set('/apis/apps/v1/statefulsets', []);
+    api.set('/apis/apps/v1/daemonsets', []);
+    api.set('/apis/batch/v1/cronjobs', []);
+    api.set('/apis/batch/v1/jobs', [{ metadata: { name: 'nightly-123', namespace: 'shop', ownerReferences: owned('CronJob', 'nightly') }, spec: { template: { spec: { restartPolicy: 'Never', containers: [rejected()] } } } }]);
+    // 80 pods on each node (dense), all owned by ReplicaSets, so audit skips them.
+    const replicaSetPods = ['node-0', 'node-1', 'node-2'].flatMap((node) => podsOn(node, 80)).map((item) => ({ ...item, metadata: { ...item.metadata, ownerReferences: owned('ReplicaSet', 'rs') } }));
+    api.set('/api/v1/pods', [
+      ...replicaSetPods,
+      { ...pod([rejected()], { namespace: 'shop', name: 'web-abc', ownerReferences: owned('ReplicaSet', 'web-7d') }), spec: { nodeName: 'node-1', containers: [rejected()] } },
+      { ...pod([frequentExec()], { namespace: 'shop', name: 'debug' }), spec: { nodeName: 'node-1', containers: [frequentExec()] } },
+    ]);
+    kubeconfig = api.kubeconfig(directory);
+  });
+  after(() => api.stop());
+
+  it('lint --kubeconfig reads density once and judges exec probes by it', async () => {
+    const file = join(directory, 'agent.yaml');
+    writeFileSync(file, podYaml('livenessProbe:\n  exec:\n    command: [x]\n  periodSeconds: 2\nreadinessProbe:\n  tcpSocket:\n    port: 80'));
+    const run = await runCliAsync([file, '--kubeconfig', kubeconfig, '--format', 'json']);
+    const [finding] = JSON.parse(run.stdout).findings;
+    assert.equal(finding.severity, 'warning');
+    assert.match(finding.message, /at \d+(\.\d)? pods per node/);
+    assert.equal(run.code, 1);
+  });
+
+  it('lint --kubeconfig warns and lints offline when the cluster cannot be reached', async () => {
+    const file = join(directory, 'agent.yaml');
+    const unreachable = join(directory, 'unreachable');
+    writeFileSync(unreachable, `apiVersion: v1\nkind: Config\nclusters: [{name: x, cluster: {server: "https://127.0.0.1:9", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: x, user: u}}]\ncurrent-context: x\n`);
+    const run = await runCliAsync([file, '--kubeconfig', unreachable, '--format', 'json']);
+    assert.match(run.stderr, /warning: cannot read cluster density from .*unreachable.*; linting without it/);
+    assert.equal(JSON.parse(run.stdout).findings[0].severity, 'info');
+    assert.equal(run.code, 0);
+  });
+
+  it('audit --all-namespaces lints every workload once, naming each as kind/namespace/name', async () => {
+    const run = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '--all-namespaces', '--format', 'json']);
+    assert.equal(run.code, 1, run.stderr);
+    const output = JSON.parse(run.stdout);
+    const objects = [...new Set(output.findings.map((finding: any) => `${finding.resource.kind}/${finding.resource.namespace}/${finding.resource.name}`))].sort();
+    assert.deepEqual(objects, ['Deployment/shop/web', 'Pod/shop/debug'], 'owned Pods and Jobs are not linted twice');
+    assert.ok(output.findings.every((finding: any) => finding.file === null && finding.line === null));
+    assert.ok(output.findings.some((finding: any) => finding.rule === 'exec-probe-dense-cluster' && finding.severity === 'warning'), 'density comes from the same cluster');
+    assert.equal(output.summary.resources, 3, 'two Deployments and the bare Pod');
+    const text = (await runCliAsync(['audit', '--kubeconfig', kubeconfig, '-A'])).stdout;
+    assert.match(text, /^ {2}Deployment\/shop\/web {2}error {4}readiness-termination-grace-period/m);
+  });
+
+  it('audit -n limits to one namespace, and a failing API server is exit 2 with a message', async () => {
+    const run = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '-n', 'other', '--format', 'json']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout).findings, []);
+    assert.ok(api.requests.some((request) => request.startsWith('/apis/apps/v1/namespaces/other/deployments?')));
+    api.mode = 'fail';
+    try {
+      const failed = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '-A']);
+      assert.equal(failed.code, 2);
+      assert.match(failed.stderr, /cannot read the workloads from the cluster: GET \/apis\/apps\/v1\/deployments: HTTP 500/);
+    } finally {
+      api.mode = 'ok';
+    }
+  });
+});
