@@ -15,17 +15,10 @@ import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
 import { createLogger, createWebhookServer, type WebhookServer } from '../src/webhook/server.js';
 import { admissionReview, container, deployment, pod } from './admission.js';
 import { FakeApiServer, nodes, podsOn } from './fake-apiserver.js';
-import { podYaml, runCliAsync } from './helpers.js';
+import { podYaml, runCliAsync, until, wait } from './helpers.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
-  for (let waited = 0; !(await condition()); waited += 25) {
-    if (waited > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await wait(25);
-  }
-}
 
 let pki: TestPki;
 let directory: string;

@@ -15,6 +15,7 @@ import { NamespaceCache } from '../src/cluster/namespace-cache.js';
 import { createLogger } from '../src/webhook/server.js';
 import { FakeApiServer, nodes, podsOn } from './fake-apiserver.js';
 import { makeTestPki, type TestPki } from './tls.js';
+import { until } from './helpers.js';
 
 class ManualClock implements Clock {
   constructor(public time = 1_000_000) {}
@@ -34,13 +35,6 @@ class Lines extends Writable {
   }
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await wait(20);
-  }
-}
 
 let pki: TestPki;
 let directory: string;

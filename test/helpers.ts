@@ -87,3 +87,13 @@ export function runCliAsync(args: string[], options: { input?: string; cwd?: str
     child.stdin.end(options.input ?? '');
   });
 }
+
+export const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `condition` holds; fails naming `what` after `timeoutMs`. For state reached by background work. */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
+  for (let waited = 0; !(await condition()); waited += 25) {
+    if (waited > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await wait(25);
+  }
+}
