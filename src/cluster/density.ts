@@ -1,7 +1,7 @@
 // Pods per node, from paginated lists of nodes and non-terminated pods. Only counts are kept:
 // memory grows with the number of nodes, never with the number of pods.
 import type { ClusterFacts } from '../engine/cluster-facts.js';
-import type { CallGuard, Clock } from './call-guard.js';
+import type { Clock } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
 
 export interface DensitySnapshot {
@@ -81,6 +81,3 @@ export function factsFrom(snapshot: DensitySnapshot, thresholds: DensityThreshol
     source: 'cluster',
   };
 }
-
-/** Exposed for tests of the guard: a call that is allowed to run now. */
-export type { CallGuard };

@@ -3,7 +3,6 @@ import type { WebhookConfig } from '../engine/config.js';
 import type { Engine } from '../engine/engine.js';
 import type { PatchOperation } from '../engine/rule.js';
 import { escapeSegment } from '../model/pointer.js';
-import { isBuiltInWorkload } from '../model/pod-site.js';
 import { isKubeObject } from '../model/resource.js';
 import { lintAdmitted } from './admission-lint.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
@@ -39,7 +38,6 @@ export function mutateRequest(request: AdmissionRequest, engine: Engine, policy:
   if (isPod ? request.operation !== 'CREATE' : !(config.mutateTemplates && (request.operation === 'CREATE' || request.operation === 'UPDATE'))) {
     return unchanged('skipped');
   }
-  if (!isPod && !isBuiltInWorkload(object) && !config.mutateTemplates) return unchanged('skipped');
 
   const rules = new Set(config.fixAtAdmission ?? DEFAULT_FIX_AT_ADMISSION);
   if (!policy.injectsStartupProbe(request.namespace, object.metadata?.annotations ?? undefined)) rules.delete(STARTUP_PROBE_RULE);
