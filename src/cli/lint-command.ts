@@ -1,6 +1,5 @@
 import { RULES } from '../../rules/index.js';
 import type { ClusterFacts } from '../engine/cluster-facts.js';
-import { fetchClusterFactsOnce } from '../cluster/cluster-access.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import { ConfigError, densePodsPerNode, findConfigFile, loadConfigFile, type ProbeLintConfig } from '../engine/config.js';
 import { Engine, type LintDocument } from '../engine/engine.js';
@@ -66,6 +65,7 @@ export async function cliClusterFacts(args: Pick<LintArguments, 'podsPerNode' | 
   const offline = clusterFactsFrom(config, args.podsPerNode);
   if (args.podsPerNode !== undefined || args.kubeconfig === undefined) return offline;
   try {
+    const { fetchClusterFactsOnce } = await import('../cluster/cluster-access.js');
     return await fetchClusterFactsOnce(args.kubeconfig, args.context, config);
   } catch (error) {
     io.stderr(`probe-lint: warning: cannot read cluster density from ${args.kubeconfig}: ${(error as Error).message}; linting without it\n`);

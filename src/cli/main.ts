@@ -3,8 +3,6 @@ import { readFileSync } from 'node:fs';
 import { parseArguments, UsageError, USAGE } from './arguments.js';
 import { runLint, type CommandIo } from './lint-command.js';
 import { runExplain, runRules } from './rules-command.js';
-import { runServe } from './serve-command.js';
-import { runAudit } from './audit-command.js';
 import { VERSION } from './version.js';
 
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -24,9 +22,11 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       case 'lint':
         return await runLint(args, io);
       case 'audit':
-        return await runAudit(args, io);
+        // Cluster and server code (client-node, fastify) load only for the commands that use them:
+        // a plain lint, as in a pre-commit hook, starts fast.
+        return await (await import('./audit-command.js')).runAudit(args, io);
       case 'serve':
-        return await runServe(args, io);
+        return await (await import('./serve-command.js')).runServe(args, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

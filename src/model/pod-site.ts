@@ -65,9 +65,17 @@ export function findPodSites(resource: Resource): PodSite[] {
     const spec = valueAt(object, relative);
     return isPodSpecShaped(spec, false) ? [makePodSite(resource, resource.pointer + relative, spec)] : [];
   }
+  // Kubernetes' own kinds are known: outside the workloads above they hold no pod spec (a Service,
+  // a ConfigMap…), so only custom resources are searched.
+  if (isKubernetesGroup(groupOf(object.apiVersion))) return [];
   const sites: PodSite[] = [];
   searchPodSpecs(resource, object.spec, ['spec'], sites);
   return sites;
+}
+
+/** The core group, the unqualified built-in groups (apps, batch, policy…) and *.k8s.io. */
+function isKubernetesGroup(group: string): boolean {
+  return group === '' || !group.includes('.') || group.endsWith('.k8s.io');
 }
 
 /** Depth-first search for pod-spec-shaped objects; `path` is the way down from the object, joined into a pointer only on a match. */
