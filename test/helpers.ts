@@ -9,7 +9,7 @@ import { Engine, type LintResult } from '../src/engine/engine.js';
 import { locate, type LocatedFinding } from '../src/report/located.js';
 import { lintDocumentsOf } from '../src/source/documents.js';
 import { SourceFile } from '../src/source/source-file.js';
-import { clusterFactsFrom } from '../src/cli/lint-command.js';
+import { clusterFactsFrom } from '../src/engine/config.js';
 
 /** The repository root (tests run from dist/test). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,14 +1,13 @@
 import { RULES } from '../../rules/index.js';
 import { CallGuard, systemClock } from '../cluster/call-guard.js';
-import { guardOptions } from '../cluster/cluster-access.js';
+import { fetchClusterFactsOnce, guardOptions } from '../cluster/cluster-access.js';
 import { KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
 import { listWorkloads } from '../cluster/workloads.js';
 import { Engine } from '../engine/engine.js';
 import { standaloneResource } from '../model/resource.js';
-import { factsFrom, fetchDensity } from '../cluster/density.js';
-import { densityThresholds } from '../cluster/cluster-access.js';
 import type { AuditArguments } from './arguments.js';
-import { clusterFactsFrom, lintAndReport, loadConfigOrReport, type CommandIo } from './lint-command.js';
+import { clusterFactsFrom } from '../engine/config.js';
+import { lintAndReport, loadConfigOrReport, type CommandIo } from './lint-command.js';
 
 /** `probe-lint audit`: lints the workloads living in a cluster; findings name `kind/namespace/name`. */
 export async function runAudit(args: AuditArguments, io: CommandIo): Promise<number> {
@@ -35,7 +34,7 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   let cluster = clusterFactsFrom(config, args.podsPerNode);
   if (args.podsPerNode === undefined) {
     try {
-      cluster = factsFrom(await guard.run('density', (signal) => fetchDensity(client, signal, systemClock)), densityThresholds(config));
+      cluster = await fetchClusterFactsOnce(client, config);
     } catch (error) {
       io.stderr(`probe-lint audit: warning: cannot read cluster density: ${(error as Error).message}; auditing without it\n`);
     }

@@ -1,7 +1,7 @@
 import { RULES } from '../../rules/index.js';
 import type { ClusterFacts } from '../engine/cluster-facts.js';
 import { describeResource, identityOf } from '../model/resource.js';
-import { ConfigError, densePodsPerNode, findConfigFile, loadConfigFile, type ProbeLintConfig } from '../engine/config.js';
+import { clusterFactsFrom, ConfigError, findConfigFile, loadConfigFile, type ProbeLintConfig } from '../engine/config.js';
 import { Engine, type LintDocument } from '../engine/engine.js';
 import { severityRank } from '../engine/finding.js';
 import { formatGithub } from '../report/github.js';
@@ -37,12 +37,6 @@ export function resolveConfig(explicit: string | undefined, cwd: string): ProbeL
   return file === undefined ? {} : loadConfigFile(file);
 }
 
-export function clusterFactsFrom(config: ProbeLintConfig, podsPerNodeFlag: number | undefined): ClusterFacts {
-  const dense = densePodsPerNode(config);
-  if (podsPerNodeFlag !== undefined) return { podsPerNode: podsPerNodeFlag, densePodsPerNode: dense, source: 'flag' };
-  if (config.cluster?.podsPerNode !== undefined) return { podsPerNode: config.cluster.podsPerNode, densePodsPerNode: dense, source: 'config' };
-  return { podsPerNode: undefined, densePodsPerNode: dense, source: 'unknown' };
-}
 
 /** Loads the config, or prints why it cannot be used; undefined means exit 2. */
 export function loadConfigOrReport(file: string | undefined, io: CommandIo): ProbeLintConfig | undefined {
@@ -66,7 +60,8 @@ export async function cliClusterFacts(args: Pick<LintArguments, 'podsPerNode' | 
   if (args.podsPerNode !== undefined || args.kubeconfig === undefined) return offline;
   try {
     const { fetchClusterFactsOnce } = await import('../cluster/cluster-access.js');
-    return await fetchClusterFactsOnce(args.kubeconfig, args.context, config);
+    const { KubeClient, loadKubeConfig } = await import('../cluster/kube-client.js');
+    return await fetchClusterFactsOnce(new KubeClient(loadKubeConfig(args.kubeconfig, args.context)), config);
   } catch (error) {
     io.stderr(`probe-lint: warning: cannot read cluster density from ${args.kubeconfig}: ${(error as Error).message}; linting without it\n`);
     return offline;

@@ -1,12 +1,12 @@
 import { RULES } from '../../rules/index.js';
-import { ConfigError, type ProbeLintConfig } from '../engine/config.js';
+import { clusterFactsFrom, ConfigError, type ProbeLintConfig } from '../engine/config.js';
 import { Engine } from '../engine/engine.js';
 import { createClusterAccess, type ClusterAccess } from '../cluster/cluster-access.js';
 import { WebhookMetrics } from '../webhook/metrics.js';
 import { NamespacePolicy } from '../webhook/namespace-policy.js';
 import { createLogger, createWebhookServer, flushLogger } from '../webhook/server.js';
 import type { ServeArguments } from './arguments.js';
-import { clusterFactsFrom, resolveConfig, type CommandIo } from './lint-command.js';
+import { resolveConfig, type CommandIo } from './lint-command.js';
 
 /** `probe-lint serve`: runs until SIGTERM or SIGINT; resolves with the exit code. */
 export async function runServe(args: ServeArguments, io: CommandIo): Promise<number> {

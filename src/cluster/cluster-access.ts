@@ -2,8 +2,8 @@
 // and the namespace cache. Used by `serve` (in the background) and by the CLI (one attempt).
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { unknownCluster, type ClusterFacts } from '../engine/cluster-facts.js';
-import { densePodsPerNode, type ProbeLintConfig } from '../engine/config.js';
+import type { ClusterFacts } from '../engine/cluster-facts.js';
+import { clusterFactsFrom, densePodsPerNode, type ProbeLintConfig } from '../engine/config.js';
 import { CallGuard, DEFAULT_GUARD, systemClock, type Clock, type GuardOptions } from './call-guard.js';
 import { ClusterMetrics } from './cluster-metrics.js';
 import { factsFrom, fetchDensity, type DensityThresholds } from './density.js';
@@ -21,12 +21,6 @@ export function guardOptions(config: ProbeLintConfig): GuardOptions {
     failureThreshold: guard.failureThreshold ?? DEFAULT_GUARD.failureThreshold,
     openMs: ms(guard.openSeconds, DEFAULT_GUARD.openMs),
   };
-}
-
-/** What the engine uses while the cluster has not answered: the configured density, or unknown. */
-export function fallbackFacts(config: ProbeLintConfig): ClusterFacts {
-  const dense = densePodsPerNode(config);
-  return config.cluster?.podsPerNode === undefined ? unknownCluster(dense) : { podsPerNode: config.cluster.podsPerNode, densePodsPerNode: dense, source: 'config' };
 }
 
 export interface ClusterAccess {
@@ -55,7 +49,8 @@ export function createClusterAccess(
     {
       intervalMs: (config.cluster?.refreshIntervalSeconds ?? 60) * 1000,
       thresholds: densityThresholds(config),
-      fallback: fallbackFacts(config),
+      // Until the cluster answers: the configured density, or unknown.
+      fallback: clusterFactsFrom(config, undefined),
     },
     logger,
   );
@@ -72,9 +67,8 @@ export function createClusterAccess(
   };
 }
 
-/** The CLI's single attempt: one guarded refresh with the configured deadline, no retry. */
-export async function fetchClusterFactsOnce(file: string, context: string | undefined, config: ProbeLintConfig): Promise<ClusterFacts> {
-  const client = new KubeClient(loadKubeConfig(file, context));
+/** The CLI's single attempt (lint --kubeconfig, audit): one guarded refresh with the configured deadline, no retry. */
+export async function fetchClusterFactsOnce(client: KubeClient, config: ProbeLintConfig): Promise<ClusterFacts> {
   const guard = new CallGuard({ ...guardOptions(config), failureThreshold: 1 }, systemClock, undefined, undefined);
   const snapshot = await guard.run('density', (signal) => fetchDensity(client, signal, systemClock));
   return factsFrom(snapshot, densityThresholds(config));

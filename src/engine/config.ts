@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvModule, { type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
-import { DEFAULT_DENSE_PODS_PER_NODE } from './cluster-facts.js';
+import { DEFAULT_DENSE_PODS_PER_NODE, type ClusterFacts } from './cluster-facts.js';
 import type { Severity } from './rule.js';
 
 export const CONFIG_FILE_NAME = '.probe-lint.yaml';
@@ -100,6 +100,14 @@ export function parseConfig(text: string, file: string): ProbeLintConfig {
 /** Effective cluster density threshold from config. */
 export function densePodsPerNode(config: ProbeLintConfig): number {
   return config.cluster?.densePodsPerNode ?? DEFAULT_DENSE_PODS_PER_NODE;
+}
+
+/** Cluster facts without a live cluster: a --pods-per-node flag, else the config, else unknown. */
+export function clusterFactsFrom(config: ProbeLintConfig, podsPerNodeFlag: number | undefined): ClusterFacts {
+  const dense = densePodsPerNode(config);
+  if (podsPerNodeFlag !== undefined) return { podsPerNode: podsPerNodeFlag, densePodsPerNode: dense, source: 'flag' };
+  if (config.cluster?.podsPerNode !== undefined) return { podsPerNode: config.cluster.podsPerNode, densePodsPerNode: dense, source: 'config' };
+  return { podsPerNode: undefined, densePodsPerNode: dense, source: 'unknown' };
 }
 
 function valueOffset(document: Document, path: (string | number)[]): number | undefined {

@@ -31,8 +31,9 @@ export function validateRequest(request: AdmissionRequest, engine: Engine, polic
 
   const failedRules = [...new Set(result.failures.map((failure) => failure.rule))];
   const shown = result.findings.filter((finding) => finding.severity !== 'info');
-  const mayDeny = request.operation === 'UPDATE' ? findingsTheUpdateOwns(shown, request, engine) : shown;
-  const denying = mode === 'enforce' ? mayDeny.filter((finding) => finding.severity === 'error') : [];
+  // Only enforce mode denies; the old object is linted only then (on UPDATE, to spare legacy objects).
+  const errors = mode === 'enforce' ? shown.filter((finding) => finding.severity === 'error') : [];
+  const denying = request.operation === 'UPDATE' && errors.length > 0 ? findingsTheUpdateOwns(errors, request, engine) : errors;
   const warnings = admissionWarnings(shown.filter((finding) => !denying.includes(finding)));
   const response: AdmissionResponse = { uid: request.uid, allowed: denying.length === 0 };
   if (warnings.length > 0) response.warnings = warnings;
