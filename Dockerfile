@@ -24,5 +24,5 @@ COPY schema ./schema
 RUN find ./rules -name fixtures -type d -prune -exec rm -rf {} + && find ./rules -name '*.ts' -delete
 USER 10001:10001
 EXPOSE 8443
-ENTRYPOINT ["node", "/app/dist/src/cli/main.js"]
+ENTRYPOINT ["node", "/app/dist/src/cli/bin.js"]
 CMD ["serve", "--tls-cert=/etc/probe-lint/tls/tls.crt", "--tls-key=/etc/probe-lint/tls/tls.key"]

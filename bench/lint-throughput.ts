@@ -29,9 +29,9 @@ async function time(run: () => unknown): Promise<number> {
 
 /** The CLI's whole lint path (read, parse, locate, check, format JSON), minus process start-up. */
 async function lintOnce(paths: string[]): Promise<{ output: string; code: number }> {
-  const args = parseArguments([...paths, '--format', 'json', '--fail-on', 'never']) as LintArguments;
+  const args = parseArguments([...paths, '--format', 'json', '--fail-on', 'never']).args as LintArguments;
   let output = '';
-  const code = await runLint(args, { stdout: (text) => (output += text), stderr: (text) => process.stderr.write(text), readStdin: () => '', isTty: false });
+  const code = await runLint(args, { stdout: (text) => (output += text), stderr: (text) => process.stderr.write(text), readStdin: () => '', isTty: false, env: {}, cwd: process.cwd() });
   return { output, code };
 }
 

@@ -89,7 +89,7 @@ describe('exit codes and --fail-on', () => {
     for (const args of [['--frmat', 'json', '-'], ['--format', 'xml', '-'], ['--fail-on', 'sometimes', '-'], ['--pods-per-node', 'many', '-'], []]) {
       const run = runCli(args);
       assert.equal(run.code, 2, args.join(' '));
-      assert.match(run.stderr, /^probe-lint: .+\n\nUsage: probe-lint/);
+      assert.match(run.stderr, /^probe-lint: .+\nRun `probe-lint --help` for the commands and options\.\n$/);
     }
   });
 });
@@ -221,7 +221,10 @@ describe('rules and explain', () => {
     assert.equal(run.code, 0);
     const lines = run.stdout.trimEnd().split('\n');
     assert.deepEqual(lines.map((line) => line.split(/\s+/)[0]), RULES.map((rule) => rule.meta.id));
-    assert.match(run.stdout, /timeout-not-below-period\s+warning\s+fix\s+a probe whose effective timeoutSeconds/);
+    assert.match(run.stdout, /timeout-not-below-period\s+warning\s+suggestion\s+a probe whose effective timeoutSeconds/);
+    assert.match(run.stdout, /exec-probe-dense-cluster\s+info\s+an exec probe .*\(warning when the cluster is known to be dense/);
+    const severities = RULES.map((rule) => rule.meta.severity);
+    assert.deepEqual(severities, [...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)), 'errors first, then warnings, then infos');
   });
 
   it('explains a rule from its README, and rejects an unknown one', () => {

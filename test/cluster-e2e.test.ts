@@ -12,7 +12,8 @@ import type { ProbeLintConfig } from '../src/engine/config.js';
 import { Engine } from '../src/engine/engine.js';
 import { WebhookMetrics } from '../src/webhook/metrics.js';
 import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
-import { createLogger, createWebhookServer, type WebhookServer } from '../src/webhook/server.js';
+import { createLogger } from '../src/webhook/logger.js';
+import { createWebhookServer, type WebhookServer } from '../src/webhook/server.js';
 import { admissionReview, container, deployment, pod } from './admission.js';
 import { FakeApiServer, nodes, podsOn } from './fake-apiserver.js';
 import { podYaml, runCliAsync, until, wait } from './helpers.js';
@@ -54,8 +55,9 @@ describe('webhook with a live cluster', () => {
     denseCluster(api);
     const metrics = new WebhookMetrics();
     const logger = createLogger(new Writable({ write: (_chunk, _encoding, done) => done() }));
-    access = createClusterAccess({ file: api.kubeconfig(directory) }, config, metrics.registry, logger);
+    access = createClusterAccess({ file: api.kubeconfig(directory), context: undefined }, config, metrics.registry, logger);
     server = await createWebhookServer({
+      rules: RULES,
       engine: new Engine(RULES, { config, cluster: access.refresher }),
       policy: new NamespacePolicy({}, access.namespaces),
       webhook: {},
@@ -205,7 +207,7 @@ describe('CLI with --kubeconfig, and probe-lint audit', () => {
     try {
       const failed = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '-A']);
       assert.equal(failed.code, 2);
-      assert.match(failed.stderr, /cannot read the workloads from the cluster: GET \/apis\/apps\/v1\/deployments: HTTP 500/);
+      assert.match(failed.stderr, /cannot read the workloads from https:\/\/127\.0\.0\.1:\d+: GET \/apis\/apps\/v1\/deployments: HTTP 500/);
     } finally {
       api.mode = 'ok';
     }

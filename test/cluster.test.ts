@@ -12,7 +12,7 @@ import { ClusterMetrics } from '../src/cluster/cluster-metrics.js';
 import { ClusterFactsRefresher } from '../src/cluster/facts-refresher.js';
 import { KubeClient, loadKubeConfig } from '../src/cluster/kube-client.js';
 import { NamespaceCache } from '../src/cluster/namespace-cache.js';
-import { createLogger } from '../src/webhook/server.js';
+import { createLogger } from '../src/webhook/logger.js';
 import { FakeApiServer, nodes, podsOn } from './fake-apiserver.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { until } from './helpers.js';

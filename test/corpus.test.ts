@@ -2,7 +2,7 @@
 // Almost all of it was deployed, so every error is suspect: each one below was checked by hand
 // against the API server's validation (../shared/reference) and is a true finding.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -41,6 +41,11 @@ const REVIEWED_ERRORS: [string, string[]][] = [
   ["kubernetes-examples/_archived/volumes/scaleio/sc-pvc.yaml", ["duplicate-key@12"]],
 ];
 
+function makeWritable(path: string): void {
+  chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
+  if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) makeWritable(join(path, entry));
+}
+
 function manifestFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
@@ -71,7 +76,9 @@ describe('real-world corpus', { skip: existsSync(CORPUS) ? false : `${CORPUS} is
     const copy = mkdtempSync(join(tmpdir(), 'probe-lint-corpus-'));
     try {
       cpSync(CORPUS, copy, { recursive: true });
-      const first = runCli(['--fix', copy, '--format', 'json', '--fail-on', 'never']);
+      // The corpus is shipped read-only, and --fix refuses read-only files: the copy is ours to edit.
+      makeWritable(copy);
+      const first = runCli(['--fix', '--fix-type', 'fix,suggestion', copy, '--format', 'json', '--fail-on', 'never']);
       assert.equal(first.code, 0, first.stderr.slice(0, 2000));
       const [summaryLine] = first.stderr.split('\n');
       const fixed = Number(/fixed (\d+) problems/.exec(summaryLine!)?.[1]);
@@ -81,7 +88,7 @@ describe('real-world corpus', { skip: existsSync(CORPUS) ? false : `${CORPUS} is
       for (const rule of ['readiness-termination-grace-period', 'success-threshold-not-one']) {
         assert.ok(!report.findings.some((finding: { rule: string }) => finding.rule === rule), `${rule} left after --fix`);
       }
-      const second = runCli(['--fix', copy, '--format', 'json', '--fail-on', 'never']);
+      const second = runCli(['--fix', '--fix-type', 'fix,suggestion', copy, '--format', 'json', '--fail-on', 'never']);
       assert.match(second.stderr, /^probe-lint: fixed 0 problems in 0 files\n/);
     } finally {
       rmSync(copy, { recursive: true, force: true });

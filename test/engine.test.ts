@@ -33,11 +33,15 @@ describe('configuration', () => {
     ['an unknown rule', 'rules:\n  timeout-below-period: error\n', /c\.yaml:2:3: rules\.timeout-below-period: unknown rule "timeout-below-period"/],
     ['a wrong severity', 'rules:\n  timeout-not-below-period: fatal\n', /c\.yaml:2:29: rules\.timeout-not-below-period: must be one of "off", "error", "warning", "info"/],
     ['a wrong option type', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriodSeconds: soon\n', /c\.yaml:4:25: rules\.exec-probe-dense-cluster\.options\.minPeriodSeconds: must be integer/],
-    ['an unknown option', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriod: 5\n', /c\.yaml:4:7: rules\.exec-probe-dense-cluster\.options\.minPeriod: unknown key; allowed here: minPeriodSeconds/],
-    ['an unknown top-level key', 'rule:\n  x: y\n', /c\.yaml:1:1: rule: unknown key; allowed here: rules, cluster, ignore, webhook/],
-    ['an ignore entry without a reason', 'ignore:\n  - kind: Deployment\n', /c\.yaml:2:5: ignore\.0: must have required property 'reason'/],
-    ['a bad expiry date', 'ignore:\n  - reason: legacy\n    expires: next week\n', /c\.yaml:3:14: ignore\.0\.expires: must match pattern/],
+    ['an unknown option', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriod: 5\n', /c\.yaml:4:7: rules\.exec-probe-dense-cluster\.options\.minPeriod: unknown option \(did you mean "minPeriodSeconds"\?\); exec-probe-dense-cluster has: minPeriodSeconds/],
+    ['an unknown top-level key', 'rule:\n  x: y\n', /c\.yaml:1:1: rule: unknown key \(did you mean "rules"\?\); allowed here: rules, cluster, ignore, suppression, webhook/],
+    ['an ignore entry without a reason', 'ignore:\n  - kind: Deployment\n', /c\.yaml:2:5: ignore\.0: must have "reason" \(every exemption says why it exists\)/],
+    ['a bad expiry date', 'ignore:\n  - reason: legacy\n    expires: next week\n', /c\.yaml:3:14: ignore\.0\.expires: must be a date written YYYY-MM-DD \(e\.g\. 2027-03-31\)$/],
     ['invalid YAML', 'rules: [\n', /c\.yaml:\d+:\d+: invalid YAML/],
+    ['options on a rule that has none', 'rules:\n  duplicate-key:\n    options: {x: 1}\n', /c\.yaml:3:5: rules\.duplicate-key\.options: rule duplicate-key has no options; remove "options"/],
+    ['a typo in a rule id', 'rules:\n  timout-not-below-period: error\n', /unknown rule "timout-not-below-period" \(did you mean "timeout-not-below-period"\?\)/],
+    ['a typo in an ignore entry\'s rule', 'ignore:\n  - rules: [liveness-mirror-readiness]\n    reason: r\n', /ignore\.0\.rules\.0: "liveness-mirror-readiness" is not one of the \d+ allowed values \(did you mean "liveness-mirrors-readiness"\?\)/],
+    ['an alias bomb', 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nrules: {}\n', /c\.yaml: cannot use the config file: .*alias/i],
   ];
   for (const [what, text, expected] of bad) {
     it(`rejects ${what} with the file, line and key`, () => {
@@ -96,7 +100,7 @@ ${where === 'template' ? `      annotations:\n        ${key}: "${value}"\n` : ''
       'ignore:\n  - kind: Deploy*\n    namespace: sh?p\n    name: "*"\n    container: web\n    rules: [liveness-mirrors-readiness]\n    reason: LEGACY-42\n    expires: "2027-01-31"\n',
       'c.yaml',
     );
-    const text = annotated('object', 'nothing');
+    const text = annotated('object', 'missing-liveness-probe # an annotation about another rule');
     const active = lintText(text, { config, today: '2027-01-31' });
     assert.deepEqual(active.findings, []);
     assert.deepEqual(active.suppressed[0]?.suppression, { by: 'config', reason: 'LEGACY-42' });

@@ -17,6 +17,7 @@ function engineWithOnly(id: string): Engine {
 }
 
 const allRules = new Engine(RULES, { config: {}, cluster: unknownCluster() });
+const BOTH_KINDS = ['fix', 'suggestion'] as const;
 
 function fixPairs(id: string): [string, string][] {
   const directory = join(ROOT, 'rules', id, 'fixtures', 'fix');
@@ -29,19 +30,19 @@ function fixPairs(id: string): [string, string][] {
 describe('fix fixtures', () => {
   for (const rule of RULES) {
     const id = rule.meta.id;
-    it(`${id} ${rule.meta.fixable ? 'has' : 'has no'} before/after fix fixtures`, () => {
-      assert.equal(fixPairs(id).length > 0, rule.meta.fixable);
+    it(`${id} ${rule.meta.fix ? 'has' : 'has no'} before/after fix fixtures`, () => {
+      assert.equal(fixPairs(id).length > 0, rule.meta.fix !== undefined);
     });
     for (const [beforeFile, afterFile] of fixPairs(id)) {
       it(`${id}: fixes ${basename(beforeFile)} into ${basename(afterFile)} byte for byte, idempotently`, () => {
         const engine = engineWithOnly(id);
         const before = readFileSync(beforeFile, 'utf8');
         assert.ok(lintText(before).findings.some((finding) => finding.rule === id), 'the before fixture must have a finding to fix');
-        const outcome = fixSourceText(beforeFile, before, engine);
+        const outcome = fixSourceText(beforeFile, before, engine, [rule.meta.fix!]);
         assert.equal(outcome.problem, undefined);
         assert.equal(outcome.text, readFileSync(afterFile, 'utf8'));
         assert.ok(outcome.fixed.every((fixed) => fixed === id));
-        const again = fixSourceText(afterFile, outcome.text, engine);
+        const again = fixSourceText(afterFile, outcome.text, engine, [rule.meta.fix!]);
         assert.equal(again.changed, false, 'fixing the fixed file changes nothing');
         assert.deepEqual(lintText(outcome.text).findings.filter((finding) => finding.rule === id), []);
       });
@@ -54,7 +55,7 @@ describe('layout preservation', () => {
   const before = readFileSync(file, 'utf8');
 
   it('changes only the fixed values in a file full of comments and odd formatting', () => {
-    const outcome = fixSourceText(file, before, allRules);
+    const outcome = fixSourceText(file, before, allRules, BOTH_KINDS);
     assert.equal(outcome.problem, undefined);
     assert.deepEqual(outcome.fixed.sort(), ['readiness-termination-grace-period', 'timeout-not-below-period']);
     const expected = before
@@ -65,15 +66,15 @@ describe('layout preservation', () => {
   });
 
   it('is idempotent and leaves none of the fixed findings', () => {
-    const once = fixSourceText(file, before, allRules).text;
-    assert.equal(fixSourceText(file, once, allRules).changed, false);
+    const once = fixSourceText(file, before, allRules, BOTH_KINDS).text;
+    assert.equal(fixSourceText(file, once, allRules, BOTH_KINDS).changed, false);
     const remaining = lintText(once).findings.map((finding) => finding.rule);
     assert.ok(!remaining.includes('timeout-not-below-period') && !remaining.includes('readiness-termination-grace-period'), remaining.join());
   });
 
   it('re-renders only the flow mapping it must change', () => {
     const text = podYaml('livenessProbe: {tcpSocket: {port: 80}, timeoutSeconds: 10}  # flow\nreadinessProbe:\n  tcpSocket:\n    port: 81');
-    const outcome = fixSourceText('flow.yaml', text, allRules);
+    const outcome = fixSourceText('flow.yaml', text, allRules, BOTH_KINDS);
     assert.equal(outcome.text, text.replace('{tcpSocket: {port: 80}, timeoutSeconds: 10}', '{ tcpSocket: { port: 80 }, timeoutSeconds: 9 }'));
   });
 
@@ -96,14 +97,26 @@ describe('probe-lint --fix', () => {
     copyFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), fixable);
     writeFileSync(clean, podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\nreadinessProbe:\n  tcpSocket:\n    port: 81'));
     const cleanBefore = statSync(clean).mtimeMs;
-    const run = runCli(['--fix', fixable, clean, '--format', 'json']);
+    const run = runCli(['--fix', '--fix-type', 'fix,suggestion', fixable, clean, '--format', 'json']);
     assert.match(run.stderr, /probe-lint: fixed 2 problems in 1 file/);
-    assert.equal(readFileSync(fixable, 'utf8'), fixSourceText(fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), allRules).text);
+    assert.equal(readFileSync(fixable, 'utf8'), fixSourceText(fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), allRules, BOTH_KINDS).text);
     assert.equal(statSync(clean).mtimeMs, cleanBefore);
     // What is left: missing-liveness infos only, so exit 0 under the default --fail-on warning.
     const report = JSON.parse(run.stderr.slice(run.stderr.indexOf('{')));
     assert.deepEqual(report.findings.filter((finding: { severity: string }) => finding.severity !== 'info'), []);
     assert.equal(run.code, 0);
+  });
+
+  it('applies only fixes by default, and suggestions only when asked', () => {
+    const text = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\n  successThreshold: 3\nreadinessProbe:\n  tcpSocket:\n    port: 81');
+    const fixesOnly = runCli(['--fix', '-'], { input: text });
+    assert.equal(fixesOnly.stdout, text.replace('successThreshold: 3', 'successThreshold: 1'));
+    assert.match(fixesOnly.stderr, /fixed 1 problem in 1 file/);
+    assert.match(fixesOnly.stderr, /timeout-not-below-period/, 'the suggestion is still reported');
+    const suggestionsOnly = runCli(['--fix', '--fix-type', 'suggestion', '-'], { input: text });
+    assert.equal(suggestionsOnly.stdout, text.replace('timeoutSeconds: 10', 'timeoutSeconds: 9'));
+    const both = runCli(['--fix', '--fix-type', 'fix,suggestion', '-'], { input: text });
+    assert.equal(both.stdout, text.replace('timeoutSeconds: 10', 'timeoutSeconds: 9').replace('successThreshold: 3', 'successThreshold: 1'));
   });
 
   it('exits 1 when an unfixable warning remains', () => {
@@ -119,7 +132,7 @@ describe('probe-lint --fix', () => {
     const file = join(work, 'dry.yaml');
     const text = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\nreadinessProbe:\n  tcpSocket:\n    port: 81');
     writeFileSync(file, text);
-    const run = runCli(['--fix-dry-run', file]);
+    const run = runCli(['--fix-dry-run', '--fix-type', 'suggestion', file]);
     assert.equal(readFileSync(file, 'utf8'), text);
     assert.equal(run.code, 0);
     assert.match(run.stdout, new RegExp(`^Index: ${file.replace(/[.]/g, '\\.')}\\n={67}\\n--- ${file.replace(/[.]/g, '\\.')}\\n\\+\\+\\+ ${file.replace(/[.]/g, '\\.')}\\n@@ -10,7 \\+10,7 @@\\n`));

@@ -13,7 +13,7 @@ import { clusterFactsFrom } from '../src/engine/config.js';
 
 /** The repository root (tests run from dist/test). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = join(ROOT, 'dist/src/cli/main.js');
+export const CLI = join(ROOT, 'dist/src/cli/bin.js');
 export const SHARED = join(ROOT, '../shared');
 
 export interface LintOutcome extends LintResult {

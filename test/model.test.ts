@@ -1,7 +1,8 @@
 // Effective values, pod-site discovery and input forms: what every rule stands on.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { effectiveProbe, handlerIdentity } from '../src/model/effective-probe.js';
+import { effectiveProbe } from '../src/model/effective-probe.js';
+import { checkIdentity } from '../src/model/probe-check.js';
 import { findPodSites } from '../src/model/pod-site.js';
 import { resourcesOfDocument } from '../src/model/resource.js';
 import { SourceFile } from '../src/source/source-file.js';
@@ -42,7 +43,7 @@ describe('effective probe values', () => {
     const container = site!.containers[0]!;
     const liveness = effectiveProbe(container, 'liveness')!;
     const readiness = effectiveProbe(container, 'readiness')!;
-    assert.equal(handlerIdentity(liveness, container.container), handlerIdentity(readiness, container.container));
+    assert.equal(checkIdentity(liveness, container.container), checkIdentity(readiness, container.container));
   });
 });
 

@@ -33,7 +33,7 @@ describe('npm package', () => {
     for (const file of files) {
       assert.match(file, /^(dist\/(src|rules)\/.+\.js|rules\/[a-z-]+\/README\.md|schema\/config\.schema\.json|package\.json|README\.md)$/, file);
     }
-    assert.ok(files.includes('dist/src/cli/main.js'));
+    assert.ok(files.includes('dist/src/cli/bin.js'));
     assert.ok(files.includes('rules/timeout-not-below-period/README.md'));
   });
 
@@ -52,7 +52,7 @@ describe('npm package', () => {
     const pki = makeTestPki();
     const cert = pki.issue('packaged');
     const port = 21000 + Math.floor(Math.random() * 10000);
-    const entrypoint = join(installed, 'node_modules/probe-lint/dist/src/cli/main.js');
+    const entrypoint = join(installed, 'node_modules/probe-lint/dist/src/cli/bin.js');
     const child = spawn(process.execPath, [entrypoint, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], { stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {

@@ -1,42 +1,48 @@
 // Runs every rules/<id>/fixtures/{pass,fail}/*.yaml without listing them anywhere.
-// A fail fixture marks each line that must carry a finding with `# expect: <rule> [severity] ["message part"]`;
-// the rule must report exactly those lines, at the column of the key, and nothing else.
-// `# test-config: {json}` on any line sets the config (e.g. cluster density).
+// A fail fixture marks each line that must carry a finding with `# expect: <rule>/<messageId> <severity> ["message part"]`;
+// the rule must report exactly those lines, at the column of the key, with that message and severity, and nothing else.
+// `# test-config: {json}` on any line sets the config (e.g. cluster density), read by the real config parser.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
+import { parseConfig } from '../src/engine/config.js';
 import { lintText, ROOT } from './helpers.js';
 
 interface Expectation {
   rule: string;
+  messageId: string;
   line: number;
   column: number;
-  severity?: string;
+  severity: string;
   messagePart?: string;
 }
+
+const MARKER = /# expect: ([a-z-]+)\/([A-Za-z]+) (error|warning|info)(?: "((?:[^"\\]|\\.)*)")?\s*$/;
 
 function expectationsOf(text: string): Expectation[] {
   const expectations: Expectation[] = [];
   text.split('\n').forEach((line, index) => {
-    const match = /# expect: ([a-z-]+)(?: (error|warning|info))?(?: "((?:[^"\\]|\\.)*)")?\s*$/.exec(line);
-    if (!match) return;
+    if (!line.includes('# expect:')) return;
+    const match = MARKER.exec(line);
+    if (!match) throw new Error(`line ${index + 1}: a marker is written "# expect: <rule>/<messageId> <severity> [\"message part\"]": ${line.trim()}`);
     const keyColumn = /^(\s*(?:- )?)/.exec(line)![1]!.length + 1;
     expectations.push({
       rule: match[1]!,
+      messageId: match[2]!,
       line: index + 1,
       column: keyColumn,
-      ...(match[2] ? { severity: match[2] } : {}),
-      ...(match[3] ? { messagePart: match[3].replace(/\\"/g, '"') } : {}),
+      severity: match[3]!,
+      ...(match[4] ? { messagePart: match[4].replace(/\\"/g, '"') } : {}),
     });
   });
   return expectations;
 }
 
-function configOf(text: string) {
+function configOf(text: string, file: string) {
   const match = /# test-config: (\{.*\})/.exec(text);
-  return match ? JSON.parse(match[1]!) : {};
+  return match ? parseConfig(match[1]!, `${file} (test-config)`) : {};
 }
 
 function fixtures(ruleId: string, kind: 'pass' | 'fail'): string[] {
@@ -60,7 +66,7 @@ for (const rule of RULES) {
         const text = readFileSync(file, 'utf8');
         const expected = expectationsOf(text);
         assert.ok(expected.some((expectation) => expectation.rule === id), `fail fixture ${file} has no "# expect: ${id}" marker`);
-        const { located, failures } = lintText(text, { config: configOf(text), file });
+        const { located, failures } = lintText(text, { config: configOf(text, file), file });
         assert.deepEqual(failures, []);
         for (const ruleId of new Set(expected.map((expectation) => expectation.rule))) {
           const actual = located.filter((finding) => finding.rule === ruleId);
@@ -72,7 +78,8 @@ for (const rule of RULES) {
           );
           for (const expectation of wanted) {
             const finding = actual.find((candidate) => candidate.line === expectation.line)!;
-            if (expectation.severity) assert.equal(finding.severity, expectation.severity, finding.message);
+            assert.equal(finding.messageId, expectation.messageId, finding.message);
+            assert.equal(finding.severity, expectation.severity, finding.message);
             if (expectation.messagePart) assert.ok(finding.message.includes(expectation.messagePart), `message lacks "${expectation.messagePart}": ${finding.message}`);
           }
         }
@@ -82,7 +89,7 @@ for (const rule of RULES) {
     for (const file of fixtures(id, 'pass')) {
       it(`reports nothing in pass/${basename(file)}`, () => {
         const text = readFileSync(file, 'utf8');
-        const { located, failures } = lintText(text, { config: configOf(text), file });
+        const { located, failures } = lintText(text, { config: configOf(text, file), file });
         assert.deepEqual(failures, []);
         assert.deepEqual(
           located.filter((finding) => finding.rule === id).map((finding) => `${finding.line}:${finding.column} ${finding.message}`),

@@ -1,10 +1,11 @@
-// The rule list, the rule folders, the docs and the config schema must agree.
+// The rule list, the rule folders, the docs, the generated files and the rule contract must agree.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
-import { CONFIG_SCHEMA } from '../src/engine/config.js';
+import { generatedFiles } from '../scripts/generate.js';
+import { configSchema } from '../src/engine/config.js';
 import { ROOT } from './helpers.js';
 
 describe('rule registry', () => {
@@ -15,31 +16,46 @@ describe('rule registry', () => {
 
   it('registers every rule folder exactly once, under the folder name', () => {
     assert.deepEqual(RULES.map((rule) => rule.meta.id).sort(), folders);
+    const registry = readFileSync(join(ROOT, 'rules/registry.ts'), 'utf8');
+    for (const id of folders) assert.equal(registry.split(`'./${id}/index.js'`).length - 1, 1, `${id}: one line in rules/registry.ts`);
   });
 
-  it('gives every rule a README with why, failing and passing examples and how to fix', () => {
+  it('gives every rule a README that stands alone: why, failing and passing examples, how to fix', () => {
     for (const id of folders) {
       const docs = readFileSync(join(ROOT, 'rules', id, 'README.md'), 'utf8');
       assert.ok(docs.startsWith(`# ${id}\n`), `${id}: README must start with "# ${id}"`);
       for (const section of ['## Why', '## Failing', '## Passing', '## How to fix']) assert.ok(docs.includes(section), `${id}: README lacks "${section}"`);
+      assert.doesNotMatch(docs, /reference §|§\d/, `${id}: the README points at a reference that is not shipped`);
     }
   });
 
-  it('states each rule\'s severity and fixability in its README as in its metadata', () => {
+  it('states each rule\'s severity and fix kind in its README as in its metadata', () => {
     for (const { meta } of RULES) {
       const docs = readFileSync(join(ROOT, 'rules', meta.id, 'README.md'), 'utf8');
-      assert.ok(docs.includes(`**Fixable:** ${meta.fixable ? 'yes' : 'no'}`), `${meta.id}: fixable`);
       assert.ok(docs.includes(`**Severity:** ${meta.severity}`), `${meta.id}: severity`);
+      assert.ok(docs.includes(`**Fix:** ${meta.fix ?? 'none'}`), `${meta.id}: fix kind`);
     }
   });
 
-  it('knows every rule, and every rule option, in the config schema', () => {
-    const schemaRules = (CONFIG_SCHEMA as any).properties.rules.properties;
-    assert.deepEqual(Object.keys(schemaRules).sort(), folders);
+  it('gives every message a short text within the admission warning length and placeholders the long one shares', () => {
     for (const { meta } of RULES) {
-      const options = schemaRules[meta.id].allOf?.[1]?.properties?.options?.properties ?? {};
-      assert.deepEqual(Object.keys(options).sort(), Object.keys(meta.defaultOptions).sort(), `${meta.id}: options`);
+      for (const [id, text] of Object.entries(meta.messages)) {
+        const placeholders = (template: string) => new Set([...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
+        // With placeholders at a typical width (numbers, short names), the short text fits the 120 the Kubernetes docs ask for.
+        const typical = text.short.replace(/\{\w+\}/g, 'xxxx');
+        assert.ok(typical.length <= 120, `${meta.id}/${id}: short text is ${typical.length} characters`);
+        assert.ok(!text.short.includes('\n') && !text.long.includes('\n'), `${meta.id}/${id}: one line`);
+        for (const name of placeholders(text.short)) assert.ok(name, `${meta.id}/${id}: empty placeholder`);
+        assert.ok(text.long.length > text.short.length, `${meta.id}/${id}: the long text says more than the short one`);
+      }
     }
-    assert.ok(existsSync(join(ROOT, 'schema/config.schema.json')));
+  });
+
+  it('has the committed config schema, README rule, fix and option tables exactly as generated from the rules', () => {
+    for (const file of generatedFiles(ROOT)) {
+      assert.equal(readFileSync(join(ROOT, file.path), 'utf8'), file.text, `${file.path} is stale: run npm run generate`);
+    }
+    const schemaRules = (configSchema() as { properties: { rules: { properties: Record<string, unknown> } } }).properties.rules.properties;
+    assert.deepEqual(Object.keys(schemaRules).sort(), folders);
   });
 });

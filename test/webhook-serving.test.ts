@@ -12,7 +12,8 @@ import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
 import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
-import { createLogger, createWebhookServer } from '../src/webhook/server.js';
+import { createLogger } from '../src/webhook/logger.js';
+import { createWebhookServer } from '../src/webhook/server.js';
 import { admissionReview, container, pod } from './admission.js';
 import { CLI, runCli } from './helpers.js';
 import { makeTestPki, type TestPki } from './tls.js';
@@ -25,6 +26,7 @@ before(() => {
 
 async function serve(tls: { certFile: string; keyFile: string; clientCaFile?: string }) {
   const server = await createWebhookServer({
+    rules: RULES,
     engine: new Engine(RULES, { config: {}, cluster: unknownCluster() }),
     policy: new NamespacePolicy({}, undefined),
     webhook: {},
@@ -117,7 +119,7 @@ describe('probe-lint serve', () => {
     writeFileSync(config, 'webhook:\n  mode: strict\n');
     const run = runCli(['serve', '--port', '0', '--tls-cert', cert.cert, '--tls-key', cert.key, '--config', config]);
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /refusing to start, bad configuration\n.*config\.yaml:2:9: webhook\.mode: must be one of "enforce", "warn", "off"/);
+    assert.match(run.stderr, /refusing to start: bad configuration\n.*config\.yaml:2:9: webhook\.mode: must be one of "enforce", "warn", "off"/);
   });
 
   it('refuses to start without TLS files, and with a certificate that does not match its key', () => {
@@ -164,6 +166,6 @@ describe('probe-lint serve', () => {
     assert.equal(reply.status, 200);
     assert.equal(JSON.parse(reply.text).response.uid, review.request.uid);
     assert.equal(await exited, 0);
-    assert.match(output, /shutting down: finishing in-flight reviews/);
+    assert.match(output, /shutting down: serving on while the endpoint is removed, then finishing in-flight reviews/);
   });
 });

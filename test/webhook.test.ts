@@ -7,9 +7,10 @@ import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import type { ProbeLintConfig } from '../src/engine/config.js';
 import { Engine } from '../src/engine/engine.js';
-import { defineRule, type Rule } from '../src/engine/rule.js';
+import { defineRule, PROBED_CONTAINERS, type AnyRule } from '../src/engine/rule.js';
 import { NamespacePolicy, type NamespaceLabels } from '../src/webhook/namespace-policy.js';
-import { BODY_LIMIT_BYTES, createLogger, createWebhookServer, type WebhookServer } from '../src/webhook/server.js';
+import { createLogger } from '../src/webhook/logger.js';
+import { BODY_LIMIT_BYTES, createWebhookServer, type WebhookServer } from '../src/webhook/server.js';
 import { admissionReview, container, cronJob, deployment, pod, rollout } from './admission.js';
 import { openApiErrors } from './openapi.js';
 import { makeTestPki, type TestPki } from './tls.js';
@@ -44,10 +45,11 @@ interface Harness {
 let pki: TestPki;
 let serverCert: { cert: string; key: string };
 
-async function startHarness(config: ProbeLintConfig = {}, options: { labels?: Record<string, Record<string, string>>; rules?: readonly Rule[] } = {}): Promise<Harness> {
+async function startHarness(config: ProbeLintConfig = {}, options: { labels?: Record<string, Record<string, string>>; rules?: readonly AnyRule[] } = {}): Promise<Harness> {
   const logs = new LogCapture();
   const engine = new Engine(options.rules ?? RULES, { config, cluster: unknownCluster() });
   const server = await createWebhookServer({
+    rules: options.rules ?? RULES,
     engine,
     policy: new NamespacePolicy(config.webhook ?? {}, options.labels ? new MapLabels(options.labels) : undefined),
     webhook: config.webhook ?? {},
@@ -60,7 +62,8 @@ async function startHarness(config: ProbeLintConfig = {}, options: { labels?: Re
     server,
     port,
     logs,
-    post: (path, body, contentType) => httpsRequest(port, path, { body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body), contentType, ca: pki.caCert }),
+    post: (path, body, contentType) =>
+      httpsRequest(port, path, { body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body), ...(contentType ? { contentType } : {}), ca: pki.caCert }),
     get: (path) => httpsRequest(port, path, { ca: pki.caCert }),
   };
 }
@@ -116,10 +119,17 @@ describe('validating webhook', () => {
     assert.equal(response.patchType, undefined);
     assert.deepEqual(new Set(response.warnings.map((line: string) => /\[([a-z-]+)\]$/.exec(line)?.[1])), new Set(['readiness-termination-grace-period', 'timeout-not-below-period']));
     for (const line of response.warnings) {
-      assert.ok([...line].length <= 120, line);
+      // The rule's own short text, whole: within the API server's 256 runes, never cut, and under 120 apart from the names.
+      assert.ok([...line].length <= 256, line);
+      assert.doesNotMatch(line, /…/, line);
+      assert.ok([...line.replace(/^container "web": /, '').replace(/ \[[a-z-]+\]$/, '')].length <= 120, line);
       assert.doesNotMatch(line, /[\u0000-\u001f\u007f]/);
       assert.match(line, /^container "web": /);
     }
+    assert.deepEqual(response.warnings, [
+      'container "web": readinessProbe.terminationGracePeriodSeconds (5) is rejected by the API server; remove it [readiness-termination-grace-period]',
+      'container "web": livenessProbe timeout 10 s ≥ period 10 s: hanging checks run back to back; set timeoutSeconds ≤ 9 [timeout-not-below-period]',
+    ], 'errors first, each in its own words');
   });
 
   it('denies errors in enforce mode with status 400 and a message naming container, rule and fix', async () => {
@@ -132,13 +142,34 @@ describe('validating webhook', () => {
     assert.ok(response.warnings.some((line: string) => line.endsWith('[timeout-not-below-period]')), 'warnings still come with a denial');
   });
 
-  it('takes the mode from the namespace label, then the config, then the default', async () => {
-    const object = pod([badProbes()], { namespace: 'quiet' });
-    const quiet = (await enforce.post('/validate', admissionReview({ operation: 'CREATE', object }))).json.response;
-    assert.deepEqual(quiet, { uid: quiet.uid, allowed: true });
-    const legacy = (await enforce.post('/validate', admissionReview({ operation: 'CREATE', object: pod([badProbes()], { namespace: 'legacy' }) }))).json.response;
+  it('takes the mode from the config\'s namespace entry, else the default, and lets a label only tighten it', async () => {
+    const review = (namespace: string) => admissionReview({ operation: 'CREATE', object: pod([badProbes()], { namespace }) });
+    // A tenant's label "off" does not switch enforcement off...
+    const quiet = (await enforce.post('/validate', review('quiet'))).json.response;
+    assert.equal(quiet.allowed, false);
+    // ...while the platform's own entry for a namespace decides.
+    const legacy = (await enforce.post('/validate', review('legacy'))).json.response;
     assert.equal(legacy.allowed, true);
     assert.ok(legacy.warnings.length > 0);
+    // A label that makes a namespace stricter is followed.
+    const tightened = await startHarness({ webhook: { mode: 'warn' } }, { labels: { strict: { 'probe-lint.dev/mode': 'enforce' }, quiet: { 'probe-lint.dev/mode': 'off' } } });
+    try {
+      assert.equal((await tightened.post('/validate', review('strict'))).json.response.allowed, false);
+      assert.ok((await tightened.post('/validate', review('quiet'))).json.response.warnings.length > 0, 'off does not loosen warn either');
+    } finally {
+      await tightened.server.close();
+    }
+    // Labels set any mode only when the config trusts them, and none when it ignores them.
+    const trusted = await startHarness({ webhook: { mode: 'enforce', namespaceLabels: 'trusted' } }, { labels: { quiet: { 'probe-lint.dev/mode': 'off' } } });
+    const ignored = await startHarness({ webhook: { mode: 'warn', namespaceLabels: 'ignored' } }, { labels: { strict: { 'probe-lint.dev/mode': 'enforce' } } });
+    try {
+      const off = (await trusted.post('/validate', review('quiet'))).json.response;
+      assert.deepEqual(off, { uid: off.uid, allowed: true });
+      assert.equal((await ignored.post('/validate', review('strict'))).json.response.allowed, true);
+    } finally {
+      await trusted.server.close();
+      await ignored.server.close();
+    }
   });
 
   it('on UPDATE never blocks an unchanged legacy object, but blocks a change that introduces or keeps an error', async () => {
@@ -297,10 +328,16 @@ describe('bad input', () => {
   const cases: [string, unknown, string | undefined, number, RegExp][] = [
     ['a body that is not JSON', '{"apiVersion": "admission.k8s.io/v1", ', undefined, 400, /JSON/i],
     ['a wrong content type', JSON.stringify(admissionReview({ operation: 'CREATE', object: pod([goodProbes()]) })), 'text/plain', 400, /Content-Type must be application\/json/],
-    ['a review without request', { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }, undefined, 400, /must have required property 'request'/],
-    ['a request without uid', { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { operation: 'CREATE', kind: { kind: 'Pod' } } }, undefined, 400, /must have required property 'uid'/],
-    ['a wrong apiVersion', { ...admissionReview({ operation: 'CREATE', object: pod([]) }), apiVersion: 'admission.k8s.io/v1beta1' }, undefined, 400, /apiVersion must be equal to constant/],
-    ['a wrong kind', { ...admissionReview({ operation: 'CREATE', object: pod([]) }), kind: 'TokenReview' }, undefined, 400, /kind must be equal to constant/],
+    ['a review without request', { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }, undefined, 400, /^request is missing/],
+    ['a request without uid', { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { operation: 'CREATE', kind: { kind: 'Pod' } } }, undefined, 400, /^request\.uid must be a non-empty string$/],
+    [
+      'a v1beta1 review',
+      { ...admissionReview({ operation: 'CREATE', object: pod([]) }), apiVersion: 'admission.k8s.io/v1beta1' },
+      undefined,
+      400,
+      /^only admission\.k8s\.io\/v1 is supported \(got apiVersion "admission\.k8s\.io\/v1beta1"\); set admissionReviewVersions: \["v1"\]/,
+    ],
+    ['a wrong kind', { ...admissionReview({ operation: 'CREATE', object: pod([]) }), kind: 'TokenReview' }, undefined, 400, /^kind must be AdmissionReview \(got "TokenReview"\)$/],
   ];
   for (const [what, body, contentType, status, message] of cases) {
     it(`answers ${what} with ${status} and a JSON error, logs it once, and keeps serving`, async () => {
@@ -326,7 +363,7 @@ describe('bad input', () => {
 
   it('allows the object when a rule throws (fail-open per rule), logs the rule and counts it', async () => {
     const exploding = defineRule({
-      meta: { id: 'exploding-rule', severity: 'error', summary: 'throws', fixable: false, defaultOptions: {} },
+      meta: { id: 'exploding-rule', severity: 'error', summary: 'throws', remediation: 'none', scope: PROBED_CONTAINERS, messages: {} },
       checkContainer() {
         throw new Error('boom');
       },

@@ -1,36 +1,49 @@
-import { densityOf } from '../../src/engine/cluster-facts.js';
-import { defineRule } from '../../src/engine/rule.js';
-import { isProbed, secondsText } from '../../src/model/describe.js';
-import { joinPointer } from '../../src/model/pointer.js';
+import { defineRule, densityOf, joinPointer, PROBED_CONTAINERS, secondsText } from '../../src/rule-api.js';
 
-export default defineRule({
+interface Options {
+  minPeriodSeconds: number;
+}
+
+export default defineRule<Options>({
   meta: {
     id: 'exec-probe-dense-cluster',
-    severity: 'warning',
-    summary: 'an exec probe more frequent than minPeriodSeconds; warning on dense clusters, info when density is unknown',
-    fixable: false,
-    defaultOptions: { minPeriodSeconds: 10 },
+    severity: 'info',
+    severityNote: 'warning when the cluster is known to be dense; nothing when it is known to be sparse',
+    summary: 'an exec probe more frequent than minPeriodSeconds, by cluster density',
+    remediation: 'Use an httpGet, tcpSocket or grpc check, or set periodSeconds to minPeriodSeconds or more.',
+    scope: PROBED_CONTAINERS,
+    options: {
+      defaults: { minPeriodSeconds: 10 },
+      schema: { minPeriodSeconds: { type: 'integer', minimum: 1, description: 'Exec probes more frequent than this are flagged.' } },
+    },
+    messages: {
+      dense: {
+        short: '{field} forks a process every {period} s (~{forks}/s per node at {podsPerNode} pods/node); use httpGet/tcpSocket/grpc or period ≥ {min} s',
+        long:
+          '{field} runs an exec command every {periodText} (below {min} s): each run makes the container runtime start a process in the container; ' +
+          'at {podsPerNode} pods per node with probes like this, that is about {forks} forks/s per node, which costs node CPU and slows the kubelet. ' +
+          'Use httpGet, tcpSocket or grpc, or set periodSeconds to {min} or more.',
+      },
+      unknownDensity: {
+        short: '{field} forks a process every {period} s, costly on dense nodes; use httpGet/tcpSocket/grpc or period ≥ {min} s',
+        long:
+          '{field} runs an exec command every {periodText} (below {min} s): each run makes the container runtime start a process in the container; ' +
+          'in a dense cluster ({podsPerNode}+ pods per node) with probes like this, that is {forks}+ forks/s per node, which costs node CPU and slows the kubelet. ' +
+          'Use httpGet, tcpSocket or grpc, or set periodSeconds to {min} or more. (Set cluster.podsPerNode or --pods-per-node to know the density.)',
+      },
+    },
   },
-  checkContainer({ container, probes, options, cluster, report }) {
-    if (!isProbed(container.role)) return;
+  checkContainer({ probes, options, cluster, report }) {
     const density = densityOf(cluster);
     if (density === 'sparse') return;
     for (const probe of probes) {
-      if (probe.handlerKind !== 'exec' || probe.periodSeconds >= options.minPeriodSeconds) continue;
+      if (probe.handlerKind !== 'exec' || !probe.numbersValid || probe.periodSeconds >= options.minPeriodSeconds) continue;
       const podsPerNode = cluster.podsPerNode ?? cluster.densePodsPerNode;
-      const forks = formatRate(podsPerNode / probe.periodSeconds);
-      const load =
-        density === 'dense'
-          ? `at ${podsPerNode} pods per node with probes like this, that is about ${forks} forks/s per node`
-          : `in a dense cluster (${podsPerNode}+ pods per node) with probes like this, that is ${forks}+ forks/s per node`;
-      const hint = density === 'dense' ? '' : ' (Set cluster.podsPerNode or --pods-per-node to know the density.)';
       report({
-        pointer: joinPointer(probe.pointer, 'exec'),
+        messageId: density === 'dense' ? 'dense' : 'unknownDensity',
         severity: density === 'dense' ? 'warning' : 'info',
-        message:
-          `${probe.field} runs an exec command every ${secondsText(probe, 'periodSeconds')} (below ${options.minPeriodSeconds} s): ` +
-          `each run makes the container runtime start a process in the container; ${load}, which costs node CPU and slows the kubelet. ` +
-          `Use httpGet, tcpSocket or grpc, or set periodSeconds to ${options.minPeriodSeconds} or more.${hint}`,
+        data: { field: probe.field, period: probe.periodSeconds, periodText: secondsText(probe, 'periodSeconds'), min: options.minPeriodSeconds, podsPerNode, forks: formatRate(podsPerNode / probe.periodSeconds) },
+        pointer: joinPointer(probe.pointer, 'exec'),
       });
     }
   },

@@ -1,26 +1,31 @@
-import { defineRule } from '../../src/engine/rule.js';
-import { isProbed } from '../../src/model/describe.js';
-import { joinPointer } from '../../src/model/pointer.js';
+import { defineRule, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
     id: 'grpc-named-port',
     severity: 'error',
-    summary: 'a grpc probe whose port is not a number',
-    fixable: false,
-    defaultOptions: {},
+    summary: 'a grpc probe whose port is a name',
+    remediation: 'Use the port number: a gRPC probe\'s port is an int32 and cannot name a port.',
+    scope: PROBED_CONTAINERS,
+    // A string where the API expects an int32 is undecodable: this rule reports it with what to write instead.
+    readsUndecodable: true,
+    messages: {
+      named: {
+        short: '{field}.grpc.port is {value}, but gRPC ports must be numbers{useShort}',
+        long: '{field}.grpc.port is {value}, but a gRPC probe\'s port is an int32: the API server cannot decode a name there and rejects the object. Use the port number{use}.',
+      },
+    },
   },
   checkContainer({ container, probes, report }) {
-    if (!isProbed(container.role)) return;
     for (const probe of probes) {
       const port = probe.raw.grpc?.port as unknown;
-      if (probe.raw.grpc === undefined || port === undefined || typeof port === 'number') continue;
-      const declared = (container.container.ports ?? []).find((candidate) => candidate?.name === port);
+      if (typeof port !== 'string') continue;
+      const declared = (container.container.ports ?? []).find((candidate) => candidate?.name === port)?.containerPort;
+      const number = typeof declared === 'number' ? declared : undefined;
       report({
+        messageId: 'named',
+        data: { field: probe.field, value: JSON.stringify(port), use: number === undefined ? '' : ` (${number})`, useShort: number === undefined ? '' : `; use ${number}` },
         pointer: joinPointer(probe.pointer, 'grpc', 'port'),
-        message:
-          `${probe.field}.grpc.port is ${JSON.stringify(port)}, but a gRPC probe's port is an int32: the API server rejects a named port. ` +
-          `Use the port number${declared?.containerPort ? ` (${declared.containerPort})` : ''}.`,
       });
     }
   },

@@ -1,36 +1,74 @@
-import { defineRule } from '../../src/engine/rule.js';
-import { isProbed } from '../../src/model/describe.js';
-import { joinPointer } from '../../src/model/pointer.js';
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+import { isIP } from 'node:net';
+import { defineRule, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
     id: 'http-probe-host',
     severity: 'warning',
     summary: 'an httpGet.host or tcpSocket.host that points away from the pod',
-    fixable: false,
-    defaultOptions: {},
+    remediation: 'Remove host (it defaults to the pod IP); to send a virtual host name with httpGet, add an httpHeaders entry named Host.',
+    scope: PROBED_CONTAINERS,
+    messages: {
+      loopback: {
+        short: '{field}.{handler}.host "{host}" is the node\'s loopback, not the pod\'s; remove host',
+        long:
+          '{field}.{handler}.host is "{host}": the kubelet connects from the node, so "{host}" is the node\'s loopback, not this pod\'s. {advice}',
+      },
+      address: {
+        short: '{field}.{handler}.host {host} is another address than the pod\'s; remove host',
+        long:
+          '{field}.{handler}.host is "{host}": the kubelet connects from the node to that address, not to this pod, so the probe checks something else. {advice}',
+      },
+      name: {
+        short: '{field}.{handler}.host "{host}" is resolved on the node (no cluster DNS); remove host',
+        long:
+          '{field}.{handler}.host is "{host}": the kubelet connects from the node and resolves the name with the node\'s resolver (no cluster DNS), ' +
+          'so it probes something other than this pod, or nothing. {advice}',
+      },
+    },
   },
-  checkContainer({ site, container, probes, report }) {
-    if (!isProbed(container.role)) return;
+  checkContainer({ site, probes, report }) {
     const hostNetwork = site.spec.hostNetwork === true;
     for (const probe of probes) {
       for (const handler of ['httpGet', 'tcpSocket'] as const) {
         const host = probe.raw[handler]?.host;
         if (typeof host !== 'string' || host === '') continue;
-        const loopback = LOOPBACK.has(host.toLowerCase());
-        // With hostNetwork the pod shares the node's network, so the node's loopback is the pod's (reference §3).
+        const loopback = isLoopback(host);
+        // With hostNetwork the pod shares the node's network: the node's loopback is the pod's.
         if (hostNetwork && loopback) continue;
-        const why = loopback
-          ? `the kubelet connects from the node, so "${host}" is the node's loopback, not this pod's`
-          : `the kubelet connects from the node and resolves "${host}" with the node's resolver (no cluster DNS), so it probes something other than this pod`;
         const advice =
           handler === 'httpGet'
             ? 'Remove host (it defaults to the pod IP); to send a virtual host name, add an httpHeaders entry named Host.'
             : 'Remove host: it defaults to the pod IP.';
-        report({ pointer: joinPointer(probe.pointer, handler, 'host'), message: `${probe.field}.${handler}.host is "${host}": ${why}. ${advice}` });
+        const messageId = loopback ? 'loopback' : isIP(unbracket(host)) !== 0 ? 'address' : 'name';
+        report({ messageId, data: { field: probe.field, handler, host, advice }, pointer: joinPointer(probe.pointer, handler, 'host') });
       }
     }
   },
 });
+
+function unbracket(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+/** localhost (with or without the root's trailing dot), 127.0.0.0/8, ::1 in any spelling, and IPv4-mapped loopback. */
+function isLoopback(host: string): boolean {
+  const name = unbracket(host.toLowerCase());
+  if (name === 'localhost' || name === 'localhost.') return true;
+  if (isIP(name) === 4) return name.startsWith('127.');
+  if (isIP(name) === 6) {
+    const mapped = /^(?:0{0,4}:){0,5}(?::|0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name);
+    if (mapped) return mapped[1]!.startsWith('127.');
+    return expandIpv6(name) === '0000:0000:0000:0000:0000:0000:0000:0001';
+  }
+  return false;
+}
+
+function expandIpv6(address: string): string {
+  const [head = '', tail] = address.split('::');
+  const headParts = head === '' ? [] : head.split(':');
+  const tailParts = tail === undefined || tail === '' ? [] : tail.split(':');
+  const missing = 8 - headParts.length - tailParts.length;
+  const parts = tail === undefined ? headParts : [...headParts, ...Array<string>(missing).fill('0'), ...tailParts];
+  return parts.map((part) => part.padStart(4, '0')).join(':');
+}

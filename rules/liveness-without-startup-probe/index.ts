@@ -1,35 +1,59 @@
 import type { Probe } from 'kubernetes-types/core/v1.js';
-import { defineRule } from '../../src/engine/rule.js';
-import { isProbed, product } from '../../src/model/describe.js';
-import { joinPointer } from '../../src/model/pointer.js';
+import { defineRule, joinPointer, product, PROBED_CONTAINERS, secondsToAct } from '../../src/rule-api.js';
 
-export default defineRule({
+interface Options {
+  minInitialDelaySeconds: number;
+}
+
+export default defineRule<Options>({
   meta: {
     id: 'liveness-without-startup-probe',
     severity: 'info',
     summary: 'a liveness probe with a long initialDelaySeconds and no startupProbe',
-    fixable: true,
-    defaultOptions: { minInitialDelaySeconds: 30 },
+    remediation:
+      'Add a startupProbe with the liveness check whose failureThreshold × periodSeconds covers the slowest start, and set the liveness initialDelaySeconds to 0.',
+    scope: PROBED_CONTAINERS,
+    fix: 'suggestion',
+    options: {
+      defaults: { minInitialDelaySeconds: 30 },
+      schema: {
+        minInitialDelaySeconds: { type: 'integer', minimum: 1, description: 'A liveness initialDelaySeconds at or above this, without a startupProbe, is flagged.' },
+      },
+    },
+    admission: {
+      optIn: {
+        configKey: 'injectStartupProbe',
+        label: 'probe-lint.dev/inject-startup-probe',
+        description: 'Inject a startup probe (this rule\'s fix) into Pods at admission.',
+      },
+    },
+    messages: {
+      slowStart: {
+        short: 'liveness waits {delay} s per start with no startupProbe; add one ({startupWindow}) and set the delay to 0',
+        long:
+          'livenessProbe waits initialDelaySeconds {delay} s on every start and there is no startupProbe: a container that hangs early is not ' +
+          'restarted for {delay} s, and one that needs more than {delay} s + {threshold} × {period} s = {budget} s to start ' +
+          'is killed before it is up, again and again. Add a startupProbe with the same check ' +
+          '(failureThreshold × periodSeconds = {startupWindow}) and set the liveness delay to 0.',
+      },
+    },
   },
   checkContainer({ container, probe, options, report }) {
-    if (!isProbed(container.role)) return;
     const liveness = probe('liveness');
-    if (liveness === undefined || probe('startup') !== undefined || liveness.handlerKinds.length !== 1) return;
+    if (liveness === undefined || probe('startup') !== undefined || liveness.handlerKinds.length !== 1 || !liveness.numbersValid) return;
     const delay = liveness.initialDelaySeconds;
     if (delay < options.minInitialDelaySeconds) return;
-    // Keep the longest start the old settings tolerated: the delay plus liveness's own failure window.
-    const budget = delay + liveness.failureThreshold * liveness.periodSeconds;
+    // Keep the longest start the old settings tolerated: the delay, plus liveness's own window for a
+    // container that is not listening yet (it fails at once: connection refused).
+    const budget = delay + secondsToAct(liveness, 'fast');
     const failureThreshold = Math.ceil(budget / liveness.periodSeconds);
     const kind = liveness.handlerKind!;
     const startupProbe: Probe = { [kind]: structuredClone(liveness.raw[kind]), periodSeconds: liveness.periodSeconds, failureThreshold };
     if (liveness.raw.timeoutSeconds) startupProbe.timeoutSeconds = liveness.raw.timeoutSeconds;
     report({
+      messageId: 'slowStart',
+      data: { delay, threshold: liveness.failureThreshold, period: liveness.periodSeconds, budget, startupWindow: product(failureThreshold, liveness.periodSeconds) },
       pointer: joinPointer(liveness.pointer, 'initialDelaySeconds'),
-      message:
-        `livenessProbe waits initialDelaySeconds ${delay} s on every start and there is no startupProbe: a container that hangs early is not ` +
-        `restarted for ${delay} s, and one that needs more than ${delay} s + ${liveness.failureThreshold} × ${liveness.periodSeconds} s = ${budget} s to start ` +
-        `is killed before it is up, again and again. Add a startupProbe with the same check ` +
-        `(failureThreshold × periodSeconds = ${product(failureThreshold, liveness.periodSeconds)}) and set the liveness delay to 0.`,
       fix: [
         { op: 'add', path: joinPointer(container.pointer, 'startupProbe'), value: startupProbe },
         { op: 'add', path: joinPointer(liveness.pointer, 'initialDelaySeconds'), value: 0 },

@@ -1,20 +1,22 @@
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
     id: 'missing-liveness-probe',
     severity: 'info',
     summary: 'a long-running container without a livenessProbe',
-    fixable: false,
-    defaultOptions: {},
+    remediation: 'Add a livenessProbe that checks only that the process itself is working, not its dependencies.',
+    scope: { roles: ['container'], longRunningOnly: true },
+    messages: {
+      missing: {
+        short: 'no livenessProbe: a hung process is never restarted; add one that checks only the process',
+        long:
+          'no livenessProbe: if it deadlocks or hangs without exiting, the kubelet never restarts it. ' +
+          'Add a livenessProbe that checks only that the process itself is working (not its dependencies).',
+      },
+    },
   },
-  checkContainer({ site, container, probe, report }) {
-    if (container.role !== 'container' || !site.longRunning || probe('liveness') !== undefined) return;
-    report({
-      pointer: container.pointer,
-      message:
-        `no livenessProbe: if it deadlocks or hangs without exiting, the kubelet never restarts it. ` +
-        'Add a livenessProbe that checks only that the process itself is working (not its dependencies).',
-    });
+  checkContainer({ container, probe, report }) {
+    if (probe('liveness') === undefined) report({ messageId: 'missing', pointer: container.pointer });
   },
 });

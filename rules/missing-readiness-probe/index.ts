@@ -1,24 +1,35 @@
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
     id: 'missing-readiness-probe',
     severity: 'info',
-    summary: 'a long-running container without a readinessProbe (warning when a Service in the input selects the pod)',
-    fixable: false,
-    defaultOptions: {},
+    severityNote: 'warning when a Service in the same input selects the pod',
+    summary: 'a long-running container without a readinessProbe',
+    remediation: 'Add a readinessProbe that checks the app can answer requests.',
+    scope: { roles: ['container'], longRunningOnly: true },
+    messages: {
+      selected: {
+        short: 'no readinessProbe, and Service {services} sends traffic before it can serve; add one',
+        long:
+          'no readinessProbe: Service {services} sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot. ' +
+          'Add a readinessProbe that checks the app can answer requests.',
+      },
+      missing: {
+        short: 'no readinessProbe: Services send traffic before it can serve; add one',
+        long:
+          'no readinessProbe: any Service that selects the pod sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot. ' +
+          'Add a readinessProbe that checks the app can answer requests.',
+      },
+    },
   },
   checkContainer({ site, container, probe, run, report }) {
-    if (container.role !== 'container' || !site.longRunning || probe('readiness') !== undefined) return;
+    // Knative Serving gives a container without one a TCP readiness probe on its serving port.
+    if (probe('readiness') !== undefined || site.platform === 'knative') return;
     const namespace = site.resource.object.metadata?.namespace ?? site.podMetadata?.namespace;
     const services = run.servicesSelecting(namespace, site.podMetadata?.labels);
-    const traffic = services.length
-      ? `Service ${services.map((service) => `"${service.name}"`).join(', ')} sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot`
-      : 'any Service that selects the pod sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot';
-    report({
-      pointer: container.pointer,
-      severity: services.length ? 'warning' : 'info',
-      message: `no readinessProbe: ${traffic}. Add a readinessProbe that checks the app can answer requests.`,
-    });
+    if (services.length > 0) {
+      report({ messageId: 'selected', severity: 'warning', data: { services: services.map((service) => `"${service.name}"`).join(', ') }, pointer: container.pointer });
+    } else report({ messageId: 'missing', pointer: container.pointer });
   },
 });

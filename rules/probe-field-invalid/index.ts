@@ -1,82 +1,151 @@
-import { defineRule, type Report } from '../../src/engine/rule.js';
-import { PROBE_NUMBER_FIELDS, type EffectiveProbe } from '../../src/model/effective-probe.js';
-import { isProbed } from '../../src/model/describe.js';
-import { joinPointer } from '../../src/model/pointer.js';
-import { isValidHeaderName, isValidPortName, isValidPortNumber } from '../../src/model/validation.js';
+import {
+  defineRule,
+  describeValue,
+  isTemplateParameter,
+  isValidHeaderName,
+  isValidPortName,
+  isValidPortNumber,
+  joinPointer,
+  PROBE_NUMBER_FIELDS,
+  type DecodeIssue,
+  type EffectiveProbe,
+  type PodSite,
+  type Report,
+} from '../../src/rule-api.js';
 
-export default defineRule({
+type MessageId = 'undecodable' | 'negative' | 'gracePeriod' | 'emptyCommand' | 'portMissing' | 'portNumber' | 'portName' | 'scheme' | 'headerName' | 'grpcPort' | 'ephemeral';
+
+export default defineRule<Record<string, never>, MessageId>({
   meta: {
     id: 'probe-field-invalid',
     severity: 'error',
-    summary: 'a probe field that the API server rejects: negative numbers, bad ports, scheme, header names, empty exec command',
-    fixable: false,
-    defaultOptions: {},
+    summary: 'a probe value the API server cannot decode or rejects: wrong types, negative numbers, bad ports, scheme, header names, empty exec command',
+    remediation: 'Change the value to what the field accepts; the message names the field and the accepted values.',
+    scope: { roles: ['container', 'sidecar', 'ephemeral'] },
+    readsUndecodable: true,
+    messages: {
+      undecodable: {
+        short: '{path} is {value}, not {expected}: the API server cannot decode the object',
+        long:
+          '{path} is {value}, but the field is {expected}: the API server cannot decode the object and rejects it ' +
+          '("cannot unmarshal … into Go struct field"). Write {expected}{hint}.',
+      },
+      negative: {
+        short: '{field}.{name} is {value}; negative values are rejected. Use 0 (default) or more',
+        long: '{field}.{name} is {value}; the API server rejects negative values ("must be greater than or equal to 0"). Use 0 for the default or a positive number.',
+      },
+      gracePeriod: {
+        short: '{field}.terminationGracePeriodSeconds is {value}; if set it must be above 0',
+        long: '{field}.terminationGracePeriodSeconds is {value}; if set it must be greater than 0 ("must be greater than 0"). Remove it to use the pod\'s grace period.',
+      },
+      emptyCommand: {
+        short: '{field}.exec.command is empty and is rejected; give the command as a list',
+        long: '{field}.exec.command is empty; the API server requires a command ("Required value"). Give the command and its arguments as a list.',
+      },
+      portMissing: {
+        short: '{field}.{handler}.port is missing and is rejected; set a port number or name',
+        long: '{field}.{handler}.port is missing; the API server rejects port 0 ("must be between 1 and 65535, inclusive"). Set the port number or a declared port name.',
+      },
+      portNumber: {
+        short: '{field}.{handler}.port is {value}; a port must be 1 to 65535',
+        long: '{field}.{handler}.port is {value}; the API server rejects it ("must be between 1 and 65535, inclusive").',
+      },
+      portName: {
+        short: '{field}.{handler}.port {value} is not a valid port name or number',
+        long:
+          '{field}.{handler}.port is {value}, which is neither a port number nor a valid port name (at most 15 characters of a-z, 0-9 and \'-\', ' +
+          'with a letter, no leading, trailing or double \'-\'); the API server rejects it.{hint}',
+      },
+      scheme: {
+        short: '{field}.httpGet.scheme is {value}; only "HTTP" or "HTTPS" are accepted',
+        long: '{field}.httpGet.scheme is {value}; the API server accepts exactly "HTTP" or "HTTPS" (upper case), or nothing for HTTP.',
+      },
+      headerName: {
+        short: '{field}.httpGet.httpHeaders[{index}].name {value} is invalid; use letters, digits, \'-\'',
+        long: '{field}.httpGet.httpHeaders[{index}].name is {value}; the API server accepts only letters, digits and \'-\' in a header name.',
+      },
+      grpcPort: {
+        short: '{field}.grpc.port is {value}; a port must be 1 to 65535',
+        long: '{field}.grpc.port is {value}; a gRPC probe needs its port number, and the API server rejects {value} ("must be between 1 and 65535, inclusive"). Set the port number.',
+      },
+      ephemeral: {
+        short: '{field} on an ephemeral container is rejected; remove it',
+        long: '{field} on an ephemeral container; the API server rejects it ("cannot be set for an Ephemeral Container"). Remove it.',
+      },
+    },
   },
-  checkContainer({ container, probes, report }) {
+  checkPodSite({ site, decodeIssues, report }) {
+    for (const issue of decodeIssues) reportUndecodable(issue, site, report);
+  },
+  checkContainer({ site, container, probes, report }) {
+    for (const issue of container.decodeIssues) reportUndecodable(issue, site, report);
     if (container.role === 'ephemeral') {
-      for (const probe of probes) {
-        report({
-          pointer: probe.pointer,
-          message: `${probe.field} on an ephemeral container; the API server rejects it ("cannot be set for an Ephemeral Container"). Remove it.`,
-        });
-      }
+      for (const probe of probes) report({ messageId: 'ephemeral', data: { field: probe.field }, pointer: probe.pointer });
       return;
     }
-    if (!isProbed(container.role)) return;
-    for (const probe of probes) checkProbe(probe, report);
+    for (const probe of probes) checkProbe(probe, site, report);
   },
 });
 
-function checkProbe(probe: EffectiveProbe, report: (report: Report) => void): void {
-  const field = (name: string, message: string, ...path: (string | number)[]) =>
-    report({ pointer: joinPointer(probe.pointer, ...path), message: `${probe.field}.${name} ${message}` });
+/** A gRPC port written as a name is reported by grpc-named-port, which says what to write instead. */
+function reportUndecodable(issue: DecodeIssue, site: PodSite, report: (report: Report<MessageId>) => void): void {
+  if (typeof issue.value === 'string' && /\/grpc\/port$/.test(issue.pointer)) return;
+  if (isTemplateParameter(issue.value, site.resource.parameterized)) return;
+  const hint =
+    typeof issue.value === 'boolean' ? ' (quote the word if it is meant as text)' : typeof issue.value === 'string' && /^-?\d+$/.test(issue.value) ? ` (unquoted: ${issue.value})` : '';
+  report({ messageId: 'undecodable', data: { path: issue.path, value: describeValue(issue.value), expected: issue.expected, hint }, pointer: issue.pointer });
+}
+
+function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Report<MessageId>) => void): void {
   const raw = probe.raw as Record<string, unknown>;
+  const field = probe.field;
+  const at = (...path: (string | number)[]) => joinPointer(probe.pointer, ...path);
 
   for (const name of PROBE_NUMBER_FIELDS) {
     const value = raw[name];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value)) field(name, `is ${JSON.stringify(value)}; it must be a whole number of ${name.endsWith('Seconds') ? 'seconds' : 'probes'}.`, name);
-    else if (value < 0) field(name, `is ${value}; the API server rejects negative values ("must be greater than or equal to 0"). Use 0 for the default or a positive number.`, name);
+    if (typeof value === 'number' && value < 0) report({ messageId: 'negative', data: { field, name, value }, pointer: at(name) });
   }
   const grace = raw.terminationGracePeriodSeconds;
-  if (grace !== undefined && grace !== null && (typeof grace !== 'number' || !Number.isInteger(grace) || grace <= 0)) {
-    field('terminationGracePeriodSeconds', `is ${JSON.stringify(grace)}; if set it must be greater than 0 ("must be greater than 0"). Remove it to use the pod's grace period.`, 'terminationGracePeriodSeconds');
-  }
+  if (typeof grace === 'number' && grace <= 0) report({ messageId: 'gracePeriod', data: { field, value: grace }, pointer: at('terminationGracePeriodSeconds') });
 
   const exec = probe.raw.exec;
   if (exec !== undefined && exec !== null && (!Array.isArray(exec.command) || exec.command.length === 0)) {
-    field('exec.command', 'is empty; the API server requires a command. Give the command and its arguments as a list.', 'exec', 'command');
+    report({ messageId: 'emptyCommand', data: { field }, pointer: at('exec', 'command') });
+  }
+
+  const knative = site.platform === 'knative';
+  for (const handler of ['httpGet', 'tcpSocket'] as const) {
+    const action = probe.raw[handler];
+    if (action === undefined || action === null) continue;
+    const port = action.port as unknown;
+    // Knative fills in the container's serving port when a probe leaves it out.
+    if (port === undefined || port === null || port === 0) {
+      if (!knative) report({ messageId: port === 0 ? 'portNumber' : 'portMissing', data: { field, handler, value: 0 }, pointer: port === undefined ? at(handler) : at(handler, 'port') });
+    } else if (typeof port === 'number') {
+      if (!isValidPortNumber(port)) report({ messageId: 'portNumber', data: { field, handler, value: port }, pointer: at(handler, 'port') });
+    } else if (typeof port === 'string' && !isValidPortName(port) && !isTemplateParameter(port, site.resource.parameterized)) {
+      const hint = /^\d+$/.test(port) ? ` Write it unquoted (${port}) to use the number.` : '';
+      report({ messageId: 'portName', data: { field, handler, value: JSON.stringify(port), hint }, pointer: at(handler, 'port') });
+    }
   }
 
   const http = probe.raw.httpGet;
   if (http !== undefined && http !== null) {
-    checkPort(probe, 'httpGet', http.port, field);
-    if (http.scheme !== undefined && http.scheme !== 'HTTP' && http.scheme !== 'HTTPS') {
-      field('httpGet.scheme', `is ${JSON.stringify(http.scheme)}; the API server accepts exactly "HTTP" or "HTTPS" (upper case).`, 'httpGet', 'scheme');
+    // An empty scheme is defaulted to HTTP before validation (SetDefaults_HTTPGetAction).
+    if (typeof http.scheme === 'string' && http.scheme !== '' && http.scheme !== 'HTTP' && http.scheme !== 'HTTPS') {
+      report({ messageId: 'scheme', data: { field, value: JSON.stringify(http.scheme) }, pointer: at('httpGet', 'scheme') });
     }
     (http.httpHeaders ?? []).forEach((header, index) => {
-      if (!isValidHeaderName(header?.name)) {
-        field(`httpGet.httpHeaders[${index}].name`, `is ${JSON.stringify(header?.name ?? '')}; a header name may only contain letters, digits and '-'.`, 'httpGet', 'httpHeaders', index, 'name');
+      // A name that is not a string at all is an undecodable value, reported above.
+      if (header !== null && typeof header === 'object' && (header.name === undefined || header.name === null || typeof header.name === 'string') && !isValidHeaderName(header.name)) {
+        report({ messageId: 'headerName', data: { field, index, value: JSON.stringify(header.name ?? '') }, pointer: at('httpGet', 'httpHeaders', index, 'name') });
       }
     });
   }
-  const tcp = probe.raw.tcpSocket;
-  if (tcp !== undefined && tcp !== null) checkPort(probe, 'tcpSocket', tcp.port, field);
-  const grpc = probe.raw.grpc;
-  // A named grpc port is its own rule (grpc-named-port); only the number range is checked here.
-  if (grpc !== undefined && grpc !== null && typeof grpc.port === 'number' && !isValidPortNumber(grpc.port)) {
-    field('grpc.port', `is ${grpc.port}; a port must be between 1 and 65535.`, 'grpc', 'port');
-  }
-}
 
-function checkPort(probe: EffectiveProbe, handler: 'httpGet' | 'tcpSocket', port: unknown, field: (name: string, message: string, ...path: (string | number)[]) => void): void {
-  void probe;
-  const name = `${handler}.port`;
-  if (port === undefined || port === null) field(name, 'is missing; set the port number or a declared port name.', handler);
-  else if (typeof port === 'number') {
-    if (!isValidPortNumber(port)) field(name, `is ${port}; a port must be between 1 and 65535.`, handler, 'port');
-  } else if (typeof port !== 'string' || !isValidPortName(port)) {
-    const hint = typeof port === 'string' && /^\d+$/.test(port) ? ` Write it unquoted (${port}) to use the number.` : '';
-    field(name, `is ${JSON.stringify(port)}, which is neither a port number nor a valid port name (at most 15 characters of a-z, 0-9 and '-', with a letter).${hint}`, handler, 'port');
+  const grpc = probe.raw.grpc;
+  // A missing or null gRPC port is port 0, which validateGRPCAction rejects; a named one is grpc-named-port's.
+  if (grpc !== undefined && grpc !== null && typeof grpc.port !== 'string' && !(knative && (grpc.port === undefined || grpc.port === null)) && !isValidPortNumber(grpc.port ?? 0)) {
+    report({ messageId: 'grpcPort', data: { field, value: grpc.port ?? 0 }, pointer: grpc.port === undefined ? at('grpc') : at('grpc', 'port') });
   }
 }

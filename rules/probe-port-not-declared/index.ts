@@ -1,7 +1,4 @@
-import { defineRule } from '../../src/engine/rule.js';
-import { isProbed } from '../../src/model/describe.js';
-import { joinPointer } from '../../src/model/pointer.js';
-import { isValidPortName } from '../../src/model/validation.js';
+import { defineRule, isTemplateParameter, isValidPortName, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 const CONSEQUENCE = {
   liveness: 'liveness never restarts the container',
@@ -14,22 +11,51 @@ export default defineRule({
     id: 'probe-port-not-declared',
     severity: 'error',
     summary: 'a named probe port that no ports[].name of the container declares',
-    fixable: false,
-    defaultOptions: {},
+    remediation: 'Name a port the container declares in ports[].name, or use the port number.',
+    scope: PROBED_CONTAINERS,
+    messages: {
+      notDeclared: {
+        short: '{field}.{handler}.port "{port}" is not a declared port; the probe never runs. {declaredShort}',
+        long:
+          '{field}.{handler}.port "{port}" is not declared in the container\'s ports{declared}: the API server accepts it, but the kubelet ' +
+          'cannot resolve the name, so every attempt errors and its result is thrown away (Unknown, not Failure; the event reads ' +
+          '`port "{port}" not found` from the kubelet of Kubernetes 1.37, `strconv.Atoi: parsing "{port}": invalid syntax` before): ' +
+          '{consequence}. Name a declared port or use the number.',
+      },
+      knative: {
+        short: '{field}.{handler}.port "{port}" is not the serving port "{serving}"; Knative rejects it',
+        long:
+          '{field}.{handler}.port "{port}" is not the name of the container\'s serving port ("{serving}"): Knative Serving rejects the revision ' +
+          '("Probe port must match container port"). Leave the port out (Knative probes the serving port) or name "{serving}".',
+      },
+    },
   },
-  checkContainer({ container, probes, report }) {
-    if (!isProbed(container.role)) return;
-    const declared = (container.container.ports ?? []).map((port) => port?.name).filter((name): name is string => typeof name === 'string');
+  checkContainer({ site, container, probes, report }) {
+    const ports = (container.container.ports ?? []).filter((port) => port !== null && typeof port === 'object');
+    const declared = ports.map((port) => port.name).filter((name): name is string => typeof name === 'string');
     for (const probe of probes) {
       for (const handler of ['httpGet', 'tcpSocket'] as const) {
         const port = probe.raw[handler]?.port as unknown;
-        if (typeof port !== 'string' || !isValidPortName(port) || declared.includes(port)) continue;
+        if (typeof port !== 'string' || !isValidPortName(port) || isTemplateParameter(port, site.resource.parameterized)) continue;
+        const pointer = joinPointer(probe.pointer, handler, 'port');
+        if (site.platform === 'knative') {
+          // Knative's serving port is the first declared port, named "http" when it has no name (k8s_validation.go validateContainersPorts).
+          const serving = ports[0]?.name || 'http';
+          if (port !== serving) report({ messageId: 'knative', data: { field: probe.field, handler, port, serving }, pointer });
+          continue;
+        }
+        if (declared.includes(port)) continue;
         report({
-          pointer: joinPointer(probe.pointer, handler, 'port'),
-          message:
-            `${probe.field}.${handler}.port "${port}" is not declared in the container's ports` +
-            `${declared.length ? ` (declared: ${declared.join(', ')})` : ' (none are named)'}: the API server accepts it, but the kubelet ` +
-            `discards every attempt ("port not found"), so ${CONSEQUENCE[probe.type]}. Name a declared port or use the number.`,
+          messageId: 'notDeclared',
+          data: {
+            field: probe.field,
+            handler,
+            port,
+            declared: declared.length ? ` (declared: ${declared.join(', ')})` : ' (none are named)',
+            declaredShort: declared.length ? `Declared: ${declared.join(', ')}` : 'No port is named',
+            consequence: CONSEQUENCE[probe.type],
+          },
+          pointer,
         });
       }
     }

@@ -1,27 +1,27 @@
-import { defineRule } from '../../src/engine/rule.js';
-import { isProbed } from '../../src/model/describe.js';
-import { joinPointer } from '../../src/model/pointer.js';
+import { defineRule, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
     id: 'readiness-termination-grace-period',
     severity: 'error',
     summary: 'terminationGracePeriodSeconds on a readinessProbe, which the API server rejects',
-    fixable: true,
-    defaultOptions: {},
+    remediation: 'Remove the field; to shorten the kill after a liveness failure, set it on the livenessProbe.',
+    scope: PROBED_CONTAINERS,
+    fix: 'fix',
+    messages: {
+      set: {
+        short: 'readinessProbe.terminationGracePeriodSeconds ({value}) is rejected by the API server; remove it',
+        long:
+          'readinessProbe.terminationGracePeriodSeconds is set ({value}); the API server rejects it ("must not be set for readinessProbes") ' +
+          'because a failing readiness probe never kills the container. Remove the field; to shorten kills after a liveness failure, set it on the livenessProbe.',
+      },
+    },
   },
-  checkContainer({ container, probe, report }) {
-    if (!isProbed(container.role)) return;
+  checkContainer({ probe, report }) {
     const readiness = probe('readiness');
     const value = readiness?.raw.terminationGracePeriodSeconds;
     if (readiness === undefined || value === undefined || value === null) return;
     const pointer = joinPointer(readiness.pointer, 'terminationGracePeriodSeconds');
-    report({
-      pointer,
-      message:
-        `readinessProbe.terminationGracePeriodSeconds is set (${value}); the API server rejects it ("must not be set for readinessProbes") ` +
-        'because a failing readiness probe never kills the container. Remove the field; to shorten kills after a liveness failure, set it on the livenessProbe.',
-      fix: [{ op: 'remove', path: pointer }],
-    });
+    report({ messageId: 'set', data: { value }, pointer, fix: [{ op: 'remove', path: pointer }] });
   },
 });

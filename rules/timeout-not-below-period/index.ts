@@ -1,32 +1,69 @@
-import { defineRule, type PatchOperation } from '../../src/engine/rule.js';
-import { countText, failureConsequence, isProbed, product, secondsText } from '../../src/model/describe.js';
-import { joinPointer } from '../../src/model/pointer.js';
+import {
+  countText,
+  defineRule,
+  failureConsequence,
+  joinPointer,
+  PROBED_CONTAINERS,
+  secondsText,
+  secondsToAct,
+  secondsToActText,
+  type PatchOperation,
+} from '../../src/rule-api.js';
+
+/** How the check's own timeout behaves, by handler (kubelet prober.go, pkg/probe/*). */
+const TIMEOUT_NOTES: Record<string, string> = {
+  httpGet:
+    ' (One exception: a timeout while reading the response body is an error, not a failure: the kubelet retries it up to 3 times and then ' +
+    'throws the result away uncounted, so such a check may never count as failing at all.)',
+  exec:
+    ' (Exec timeouts are enforced since Kubernetes 1.20, the ExecProbeTimeout feature gate, locked on from 1.35; on a cluster that turned ' +
+    'the gate off, a hanging exec check runs until it exits and the timeout means nothing.)',
+  tcpSocket: '',
+  grpc: '',
+};
 
 export default defineRule({
   meta: {
     id: 'timeout-not-below-period',
     severity: 'warning',
     summary: 'a probe whose effective timeoutSeconds is at or above its effective periodSeconds',
-    fixable: true,
-    defaultOptions: {},
+    remediation: 'Set timeoutSeconds below periodSeconds (for example periodSeconds − 1), or raise periodSeconds above the timeout.',
+    scope: PROBED_CONTAINERS,
+    fix: 'suggestion',
+    messages: {
+      notBelow: {
+        short: '{field} timeout {timeout} s ≥ period {period} s: {effect}; {action}',
+        long:
+          '{field} timeoutSeconds {timeoutText} is not below periodSeconds {periodText}: probes never overlap, so a check that hangs until its ' +
+          'timeout delays the next one: {consequence} after failureThreshold {thresholdText} × max(period, timeout) = {hangingText}{compare}.{note} {advice}',
+      },
+    },
   },
   checkContainer({ container, probes, report }) {
-    if (!isProbed(container.role)) return;
     for (const probe of probes) {
-      if (probe.timeoutSeconds < probe.periodSeconds) continue;
-      const interval = Math.max(probe.periodSeconds, probe.timeoutSeconds);
-      // The kubelet runs one probe at a time and never retries a timed-out one (reference §2),
-      // so a hanging check stretches every interval to the timeout.
-      const fix: PatchOperation[] | undefined =
-        probe.periodSeconds >= 2 ? [{ op: 'add', path: joinPointer(probe.pointer, 'timeoutSeconds'), value: probe.periodSeconds - 1 }] : undefined;
+      if (!probe.numbersValid || probe.timeoutSeconds < probe.periodSeconds) continue;
+      const fast = secondsToAct(probe, 'fast');
+      const hanging = secondsToAct(probe, 'hanging');
+      const suggested = probe.periodSeconds - 1;
+      const fix: PatchOperation[] | undefined = suggested >= 1 ? [{ op: 'add', path: joinPointer(probe.pointer, 'timeoutSeconds'), value: suggested }] : undefined;
       report({
+        messageId: 'notBelow',
+        data: {
+          field: probe.field,
+          timeout: probe.timeoutSeconds,
+          period: probe.periodSeconds,
+          timeoutText: secondsText(probe, 'timeoutSeconds'),
+          periodText: secondsText(probe, 'periodSeconds'),
+          thresholdText: countText(probe, 'failureThreshold'),
+          consequence: failureConsequence(probe, container.restartPolicy),
+          effect: hanging > fast ? `a hanging check acts after ${hanging} s, not ${fast} s` : 'hanging checks run back to back',
+          hangingText: secondsToActText(probe, 'hanging'),
+          compare: hanging > fast ? `, not the ${secondsToActText(probe, 'fast')} the period suggests` : ', with no pause between probes',
+          note: TIMEOUT_NOTES[probe.handlerKind ?? ''] ?? '',
+          action: fix ? `set timeoutSeconds ≤ ${suggested}` : 'raise periodSeconds',
+          advice: fix ? `Set timeoutSeconds below the period (e.g. ${suggested}).` : 'Raise periodSeconds above the timeout.',
+        },
         pointer: joinPointer(probe.pointer, probe.raw.timeoutSeconds === undefined ? 'periodSeconds' : 'timeoutSeconds'),
-        message:
-          `${probe.field} timeoutSeconds ${secondsText(probe, 'timeoutSeconds')} is not below periodSeconds ${secondsText(probe, 'periodSeconds')}: ` +
-          `probes never overlap and a timed-out one is not retried, so a hanging check delays the next one: ${failureConsequence(probe)} after ` +
-          `failureThreshold ${countText(probe, 'failureThreshold')} × max(period, timeout) = ${product(probe.failureThreshold, interval)}` +
-          (interval > probe.periodSeconds ? `, not the ${product(probe.failureThreshold, probe.periodSeconds)} the period suggests. ` : ', with no pause between probes. ') +
-          (fix ? `Set timeoutSeconds below the period (e.g. ${probe.periodSeconds - 1}).` : 'Raise periodSeconds above the timeout.'),
         ...(fix ? { fix } : {}),
       });
     }

@@ -3,21 +3,23 @@ import { CallGuard, systemClock } from '../cluster/call-guard.js';
 import { fetchClusterFactsOnce, guardOptions } from '../cluster/cluster-access.js';
 import { KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
 import { listWorkloads } from '../cluster/workloads.js';
+import { clusterFactsFrom } from '../engine/config.js';
 import { Engine } from '../engine/engine.js';
 import { standaloneResource } from '../model/resource.js';
 import type { AuditArguments } from './arguments.js';
-import { clusterFactsFrom } from '../engine/config.js';
-import { lintAndReport, loadConfigOrReport, type CommandIo } from './lint-command.js';
+import { loadConfigOrReport, withRuleSelection, type CommandIo } from './context.js';
+import { lintAndReport } from './lint-command.js';
 
 /** `probe-lint audit`: lints the workloads living in a cluster; findings name `kind/namespace/name`. */
 export async function runAudit(args: AuditArguments, io: CommandIo): Promise<number> {
-  const config = loadConfigOrReport(args.config, io);
-  if (config === undefined) return 2;
+  const loaded = loadConfigOrReport(args.config, io, 'probe-lint audit');
+  if (loaded === undefined) return 2;
+  const config = withRuleSelection(loaded, args.enable, args.disable);
   let client: KubeClient;
   try {
-    client = new KubeClient(loadKubeConfig(args.kubeconfig, args.context));
+    client = new KubeClient(loadKubeConfig(args.kubeconfig, args.context, io.env));
   } catch (error) {
-    io.stderr(`probe-lint audit: cannot use the kubeconfig: ${(error as Error).message}\n`);
+    io.stderr(`probe-lint audit: ${(error as Error).message}\n`);
     return 2;
   }
   const contextNamespace = client.config.getContextObject(client.config.getCurrentContext())?.namespace;
@@ -27,7 +29,7 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   try {
     objects = await listWorkloads(client, guard, namespace);
   } catch (error) {
-    io.stderr(`probe-lint audit: cannot read the workloads from the cluster: ${(error as Error).message}\n`);
+    io.stderr(`probe-lint audit: cannot read the workloads from ${client.config.getCurrentCluster()?.server ?? 'the cluster'}: ${(error as Error).message}\n`);
     return 2;
   }
   // Density from the same cluster (one attempt), unless given on the command line.
@@ -41,5 +43,5 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   }
   const engine = new Engine(RULES, { config, cluster, strict: args.strict });
   const documents = objects.map((object) => ({ resources: [standaloneResource(object)] }));
-  return lintAndReport(engine, documents, { inputErrors: [], files: 0, args, io, report: io.stdout });
+  return lintAndReport(engine, documents, { inputErrors: [], files: 0, args, io, report: io.stdout, failIfNoObjects: false });
 }

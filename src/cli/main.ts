@@ -1,26 +1,32 @@
-#!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { parseArguments, UsageError, USAGE } from './arguments.js';
-import { runLint, type CommandIo } from './lint-command.js';
-import { runExplain, runRules } from './rules-command.js';
+// The CLI's entry: parses the command line and runs one command. No side effects at import and no
+// process access: bin.ts wires the process in, and tests call main() directly.
+import { parseArguments } from './arguments.js';
+import type { CommandIo } from './context.js';
+import { helpText, UsageError } from './options.js';
 import { VERSION } from './version.js';
 
+export type { CommandIo } from './context.js';
+
+/** A run's outcome: its exit code. 0 clean, 1 findings at or above --fail-on, 2 usage/input/config errors or a crash. */
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  let debug = argv.includes('--debug');
   try {
-    const args = parseArguments(argv);
+    const parsed = parseArguments(argv);
+    debug = parsed.debug;
+    const { args } = parsed;
     switch (args.command) {
       case 'help':
-        io.stdout(USAGE);
+        io.stdout(helpText());
         return 0;
       case 'version':
         io.stdout(`${VERSION}\n`);
         return 0;
       case 'rules':
-        return runRules(io);
+        return (await import('./rules-command.js')).runRules(args, io);
       case 'explain':
-        return runExplain(args.rule, io);
+        return (await import('./rules-command.js')).runExplain(args.rule, io);
       case 'lint':
-        return await runLint(args, io);
+        return await (await import('./lint-command.js')).runLint(args, io);
       case 'audit':
         // Cluster and server code (client-node, fastify) load only for the commands that use them:
         // a plain lint, as in a pre-commit hook, starts fast.
@@ -30,20 +36,13 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`probe-lint: ${error.message}\n\n${USAGE}`);
+      io.stderr(`probe-lint: ${error.message}\nRun \`probe-lint --help\` for the commands and options.\n`);
       return 2;
     }
-    throw error;
+    // A crash is exit 2 (1 means findings): one line, the stack only when asked for.
+    const reason = error instanceof Error ? error.message : String(error);
+    io.stderr(`probe-lint: internal error: ${reason}\n`);
+    io.stderr(debug && error instanceof Error && error.stack ? `${error.stack}\n` : 'Run again with --debug to see where it happened, and please report it.\n');
+    return 2;
   }
 }
-
-const argv = process.argv.slice(2);
-const code = await main(argv, {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  readStdin: () => readFileSync(0, 'utf8'),
-  isTty: process.stdout.isTTY === true,
-});
-process.exitCode = code;
-// The server's timers and sockets are closed, but a metrics collector may still hold the loop.
-if (argv[0] === 'serve') process.exit(code);

@@ -32,7 +32,7 @@ export interface ClusterAccess {
 }
 
 export function createClusterAccess(
-  kubeconfig: { file?: string; context?: string; inCluster?: boolean },
+  kubeconfig: { file: string | undefined; context: string | undefined },
   config: ProbeLintConfig,
   registry: Registry,
   logger: Logger,

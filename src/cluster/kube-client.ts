@@ -1,6 +1,9 @@
 // Reads from the API server with @kubernetes/client-node's KubeConfig (auth, TLS, contexts) and
 // its Watch; list calls are plain JSON GETs so that only counts and names are kept, page by page.
+import { existsSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { KubeConfig, Watch } from '@kubernetes/client-node';
 
 export interface KubeList<T> {
@@ -18,13 +21,38 @@ export class ApiStatusError extends Error {
   }
 }
 
-/** A kubeconfig file, else the pod's service account when running in a cluster, else ~/.kube/config. */
-export function loadKubeConfig(file: string | undefined, context: string | undefined): KubeConfig {
+const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+/**
+ * Finds the cluster the way kubectl does: --kubeconfig, else $KUBECONFIG (a list of files, merged
+ * by client-node), else ~/.kube/config, else the pod's service account when running in a cluster.
+ */
+export function loadKubeConfig(file: string | undefined, context: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): KubeConfig {
   const config = new KubeConfig();
-  if (file !== undefined) config.loadFromFile(file);
-  else if (process.env.KUBERNETES_SERVICE_HOST) config.loadFromCluster();
-  else config.loadFromDefault();
-  if (context !== undefined) config.setCurrentContext(context);
+  const home = env.HOME ?? homedir();
+  const defaultFile = join(home, '.kube', 'config');
+  const listed = (env.KUBECONFIG ?? '').split(delimiter).filter((path) => path !== '');
+  try {
+    if (file !== undefined) {
+      if (!existsSync(file)) throw new Error(`the kubeconfig ${file} does not exist`);
+      config.loadFromFile(file);
+    } else if (listed.some((path) => existsSync(path))) {
+      config.loadFromDefault();
+    } else if (existsSync(defaultFile)) {
+      config.loadFromFile(defaultFile);
+    } else if (env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) {
+      config.loadFromCluster();
+    } else {
+      throw new Error('no kubeconfig found (looked in $KUBECONFIG, ~/.kube/config, in-cluster); give --kubeconfig FILE');
+    }
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new Error(message.startsWith('no kubeconfig') || message.startsWith('the kubeconfig') ? message : `cannot use the kubeconfig: ${message}`);
+  }
+  if (context !== undefined) {
+    if (config.getContextObject(context) === null) throw new Error(`the kubeconfig has no context "${context}" (it has: ${config.getContexts().map((candidate) => candidate.name).join(', ') || 'none'})`);
+    config.setCurrentContext(context);
+  }
   if (config.getCurrentCluster() === null) throw new Error(`no cluster in the kubeconfig${context ? ` for context "${context}"` : ''}`);
   return config;
 }

@@ -3,9 +3,13 @@
 // 410 Gone (resourceVersion too old) starts over with a fresh list. Every list and watch start
 // goes through the guard.
 import type { Logger } from 'pino';
-import type { NamespaceLabels } from '../webhook/namespace-policy.js';
 import { CallNotAllowed, type CallGuard, type Clock } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
+
+/** Where namespace labels come from: the cluster cache when there is one. Never blocks. */
+export interface NamespaceLabels {
+  labelsOf(namespace: string): Readonly<Record<string, string>> | undefined;
+}
 
 interface NamespaceItem {
   metadata?: { name?: string; labels?: Record<string, string>; resourceVersion?: string };

@@ -1,12 +1,14 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AjvModule, { type ErrorObject } from 'ajv';
-import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
+import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { DEFAULT_DENSE_PODS_PER_NODE, type ClusterFacts } from './cluster-facts.js';
+import { didYouMean } from './did-you-mean.js';
 import type { Severity } from './rule.js';
 
-export const CONFIG_FILE_NAME = '.probe-lint.yaml';
+/** Looked for in the working directory and its parents, in this order. */
+export const CONFIG_FILE_NAMES = ['.probe-lint.yaml', '.probe-lint.yml'] as const;
 
 export type RuleSetting = 'off' | Severity | { enabled?: boolean; severity?: Severity; options?: Record<string, unknown> };
 
@@ -22,13 +24,18 @@ export interface IgnoreEntry {
 }
 
 export type WebhookMode = 'enforce' | 'warn' | 'off';
+export type NamespaceLabelTrust = 'tighten-only' | 'trusted' | 'ignored';
 
 export interface WebhookConfig {
   mode?: WebhookMode;
-  injectStartupProbe?: boolean;
+  namespaceLabels?: NamespaceLabelTrust;
+  annotationsInEnforce?: boolean;
   mutateTemplates?: boolean;
   fixAtAdmission?: string[];
-  namespaces?: Record<string, { mode?: WebhookMode; injectStartupProbe?: boolean }>;
+  maxContainersPerReview?: number;
+  namespaces?: Record<string, { mode?: WebhookMode; [optIn: string]: unknown }>;
+  /** The rules' admission opt-ins (e.g. injectStartupProbe), by their config key. */
+  [optIn: string]: unknown;
 }
 
 export interface ProbeLintConfig {
@@ -41,6 +48,7 @@ export interface ProbeLintConfig {
     guard?: { deadlineSeconds?: number; backoffInitialSeconds?: number; backoffMaxSeconds?: number; failureThreshold?: number; openSeconds?: number };
   };
   ignore?: IgnoreEntry[];
+  suppression?: { annotations?: boolean; annotationRules?: string[] };
   webhook?: WebhookConfig;
 }
 
@@ -48,17 +56,33 @@ export interface ProbeLintConfig {
 export class ConfigError extends Error {}
 
 const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '../../../schema/config.schema.json');
-export const CONFIG_SCHEMA = JSON.parse(readFileSync(schemaPath, 'utf8')) as Record<string, unknown>;
+type Schema = { properties?: Record<string, Schema>; allOf?: Schema[]; items?: Schema; additionalProperties?: Schema | boolean; definitions?: Record<string, Schema>; $ref?: string; enum?: unknown[] };
 
-const Ajv = AjvModule.default ?? AjvModule;
-const validateConfig = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile<ProbeLintConfig>(CONFIG_SCHEMA);
+let compiled: { schema: Schema; validate: ValidateFunction<ProbeLintConfig> } | undefined;
 
-/** `.probe-lint.yaml` in `start` or the nearest directory above it. */
+/** The schema and its validator, compiled on first use only: a run without a config file never pays for it. */
+function configValidator(): { schema: Schema; validate: ValidateFunction<ProbeLintConfig> } {
+  if (compiled === undefined) {
+    const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as Schema;
+    const Ajv = AjvModule.default ?? AjvModule;
+    compiled = { schema, validate: new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false }).compile<ProbeLintConfig>(schema) };
+  }
+  return compiled;
+}
+
+/** The committed schema (schema/config.schema.json). */
+export function configSchema(): Record<string, unknown> {
+  return configValidator().schema as Record<string, unknown>;
+}
+
+/** `.probe-lint.yaml` (or `.yml`) in `start` or the nearest directory above it. */
 export function findConfigFile(start: string): string | undefined {
   let directory = resolve(start);
   for (;;) {
-    const candidate = join(directory, CONFIG_FILE_NAME);
-    if (existsSync(candidate)) return candidate;
+    for (const name of CONFIG_FILE_NAMES) {
+      const candidate = join(directory, name);
+      if (existsSync(candidate)) return candidate;
+    }
     const parent = dirname(directory);
     if (parent === directory) return undefined;
     directory = parent;
@@ -83,16 +107,23 @@ export function parseConfig(text: string, file: string): ProbeLintConfig {
     const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
     throw new ConfigError(`${file}:${line}:${column}: invalid YAML: ${error.message.split('\n')[0]}`);
   }
-  const config = (document.toJS() ?? {}) as unknown;
-  if (!validateConfig(config)) {
-    const messages = relevantErrors(validateConfig.errors ?? []).map((error) => {
+  let config: unknown;
+  try {
+    // The yaml package refuses documents whose aliases would expand past a bound ("billion laughs").
+    config = document.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot use the config file: ${(error as Error).message}`);
+  }
+  const { schema, validate } = configValidator();
+  if (!validate(config)) {
+    const messages = relevantErrors(validate.errors ?? []).map((error) => {
       const path = pathOf(error);
       const offset = error.keyword === 'additionalProperties' ? keyOffset(document, path) : valueOffset(document, path);
       const where = offset === undefined ? undefined : lineCounter.linePos(offset);
       const location = where ? `${file}:${where.line}:${where.col}` : file;
-      return `${location}: ${describeError(error, path)}`;
+      return `${location}: ${describeError(error, path, schema)}`;
     });
-    throw new ConfigError(messages.join('\n'));
+    throw new ConfigError([...new Set(messages)].join('\n'));
   }
   return config;
 }
@@ -148,24 +179,64 @@ function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
   });
 }
 
-function describeError(error: ErrorObject, path: (string | number)[]): string {
+function describeError(error: ErrorObject, path: (string | number)[], schema: Schema): string {
   const key = path.join('.') || '(top level)';
+  const last = String(path[path.length - 1]);
   switch (error.keyword) {
-    case 'additionalProperties':
-      if (path[0] === 'rules' && path.length === 2) return `${key}: unknown rule "${path[1]}"; run \`probe-lint rules\` for the list`;
-      return `${key}: unknown key; allowed here: ${allowedKeys(path.slice(0, -1)).join(', ')}`;
-    case 'enum':
-      return `${key}: must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'additionalProperties': {
+      const allowed = allowedKeys(schema, path.slice(0, -1));
+      if (path[0] === 'rules' && path.length === 2) return `${key}: unknown rule "${last}"${didYouMean(last, allowed)}; run \`probe-lint rules\` for the list`;
+      if (path[0] === 'rules' && path[2] === 'options' && path.length === 4) {
+        return allowed.length === 0
+          ? `${key}: rule ${String(path[1])} has no options; remove "options"`
+          : `${key}: unknown option${didYouMean(last, allowed)}; ${String(path[1])} has: ${allowed.join(', ')}`;
+      }
+      if (path[0] === 'rules' && path.length === 3 && last === 'options') return `${key}: rule ${String(path[1])} has no options; remove "options"`;
+      return allowed.length === 0 ? `${key}: unknown key; nothing is allowed here` : `${key}: unknown key${didYouMean(last, allowed)}; allowed here: ${allowed.join(', ')}`;
+    }
+    case 'enum': {
+      const values = (error.params.allowedValues as unknown[]).map((value) => String(value));
+      const given = String(valueAtPathOf(error));
+      const quoted = values.map((value) => JSON.stringify(value)).join(', ');
+      if (values.length > 8) return `${key}: "${given}" is not one of the ${values.length} allowed values${didYouMean(given, values)}`;
+      return `${key}: must be one of ${quoted}${didYouMean(given, values)}`;
+    }
+    case 'pattern':
+      if (last === 'expires') return `${key}: must be a date written YYYY-MM-DD (e.g. 2027-03-31)`;
+      return `${key}: ${error.message}`;
+    case 'required':
+      return `${key}: must have "${String(error.params.missingProperty)}"${error.params.missingProperty === 'reason' ? ' (every exemption says why it exists)' : ''}`;
     default:
       return `${key}: ${error.message}`;
   }
 }
 
-function allowedKeys(path: (string | number)[]): string[] {
-  let schema: any = CONFIG_SCHEMA;
+function valueAtPathOf(error: ErrorObject): unknown {
+  return (error as ErrorObject & { data?: unknown }).data;
+}
+
+/** The keys the schema allows at `path`, following $refs and allOf. */
+function allowedKeys(schema: Schema, path: (string | number)[]): string[] {
+  const resolveRef = (node: Schema | undefined): Schema | undefined => {
+    if (node?.$ref === undefined) return node;
+    const name = node.$ref.replace('#/definitions/', '');
+    return schema.definitions?.[name];
+  };
+  const propertiesOf = (node: Schema | undefined): Record<string, Schema> => {
+    const resolved = resolveRef(node);
+    if (resolved === undefined) return {};
+    const merged: Record<string, Schema> = { ...(resolved.properties ?? {}) };
+    for (const part of resolved.allOf ?? []) Object.assign(merged, propertiesOf(part));
+    return merged;
+  };
+  let node: Schema | undefined = schema;
   for (const segment of path) {
-    if (typeof segment === 'number') schema = schema?.items;
-    else schema = schema?.properties?.[segment] ?? schema?.allOf?.[1]?.properties?.[segment];
+    if (typeof segment === 'number') node = resolveRef(node)?.items;
+    else {
+      const properties = propertiesOf(node);
+      const additional = resolveRef(node)?.additionalProperties;
+      node = properties[segment] ?? (typeof additional === 'object' ? additional : undefined);
+    }
   }
-  return Object.keys(schema?.properties ?? {});
+  return Object.keys(propertiesOf(node));
 }

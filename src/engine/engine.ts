@@ -1,13 +1,13 @@
+import type { LintDocument } from '../model/document.js';
 import { effectiveProbes } from '../model/effective-probe.js';
-import { findPodSites, type ContainerSite, type PodSite } from '../model/pod-site.js';
+import { findPodSites, type ContainerRole, type ContainerSite, type PodSite } from '../model/pod-site.js';
 import { identityOf, type Resource, type ResourceIdentity } from '../model/resource.js';
-import type { Position } from '../source/line-index.js';
 import type { ClusterFacts, ClusterFactsSource } from './cluster-facts.js';
 import type { ProbeLintConfig, RuleSetting } from './config.js';
 import type { Finding, SuppressedFinding } from './finding.js';
-import type { ContainerContext, Report, Rule, Severity } from './rule.js';
+import { formatMessage, type AnyRule, type ContainerContext, type Report, type Severity } from './rule.js';
 import { collectRunFacts, type RunFacts } from './run-facts.js';
-import { annotationSuppression, configSuppression, type SuppressionSubject } from './suppression.js';
+import { SuppressionPolicy, type SuppressionSubject } from './suppression.js';
 
 export interface EngineOptions {
   config: ProbeLintConfig;
@@ -17,12 +17,6 @@ export interface EngineOptions {
   strict?: boolean;
   /** YYYY-MM-DD used to expire config exemptions; today by default. */
   today?: string;
-}
-
-/** One document of input: its resources, and source-level issues found while parsing it. */
-export interface LintDocument {
-  resources: Resource[];
-  duplicateKeys?: readonly { key: string; position: Position }[];
 }
 
 export interface RuleFailure {
@@ -41,46 +35,64 @@ export interface LintResult {
 }
 
 interface ActiveRule {
-  rule: Rule;
+  rule: AnyRule;
   severity: Severity | undefined;
   options: unknown;
 }
 
-/** Runs the enabled rules over every pod site and container, then applies suppressions. */
+const ROLES: readonly ContainerRole[] = ['container', 'sidecar', 'init', 'ephemeral'];
+
+/** Runs the enabled rules over every document, pod site and container, then applies suppressions. */
 export class Engine {
-  private readonly active: ActiveRule[];
-  private readonly containerRules: ActiveRule[];
+  private readonly containerRules: Record<ContainerRole, { longRunning: ActiveRule[]; any: ActiveRule[] }>;
+  private readonly siteRules: ActiveRule[];
   private readonly documentRules: ActiveRule[];
-  private readonly today: string;
+  private readonly suppression: SuppressionPolicy;
+  private readonly strictSuppression: SuppressionPolicy;
+  private judging: SuppressionPolicy;
+  private readonly knownRules: ReadonlySet<string>;
 
   constructor(
-    rules: readonly Rule[],
+    readonly rules: readonly AnyRule[],
     private readonly options: EngineOptions,
   ) {
-    this.active = rules.flatMap((rule) => {
+    this.knownRules = new Set(rules.map((rule) => rule.meta.id));
+    const active = rules.flatMap((rule): ActiveRule[] => {
       const setting = options.config.rules?.[rule.meta.id];
       if (!isEnabled(setting)) return [];
-      return [{ rule, severity: severityOverride(setting), options: { ...rule.meta.defaultOptions, ...optionsOf(setting) } }];
+      return [{ rule, severity: severityOverride(setting), options: { ...(rule.meta.options?.defaults ?? {}), ...optionsOf(setting) } }];
     });
-    this.containerRules = this.active.filter(({ rule }) => rule.checkContainer !== undefined);
-    this.documentRules = this.active.filter(({ rule }) => rule.checkDocument !== undefined);
-    this.today = options.today ?? new Date().toISOString().slice(0, 10);
+    // Per role, the rules whose scope includes it: this lookup runs for every container of every input.
+    const byRole = (role: ContainerRole, longRunning: boolean) =>
+      active.filter(({ rule }) => rule.checkContainer !== undefined && rule.meta.scope?.roles.includes(role) === true && (longRunning || rule.meta.scope.longRunningOnly !== true));
+    this.containerRules = Object.fromEntries(ROLES.map((role) => [role, { longRunning: byRole(role, true), any: byRole(role, false) }])) as Engine['containerRules'];
+    this.siteRules = active.filter(({ rule }) => rule.checkPodSite !== undefined);
+    this.documentRules = active.filter(({ rule }) => rule.checkDocument !== undefined);
+    const today = options.today ?? new Date().toISOString().slice(0, 10);
+    this.suppression = new SuppressionPolicy(options.config, { strict: options.strict ?? false, today });
+    this.strictSuppression = new SuppressionPolicy(options.config, { strict: true, today });
+    this.judging = this.suppression;
   }
 
-  lint(documents: readonly LintDocument[], run: RunFacts = collectRunFacts(documents.flatMap((document) => document.resources))): LintResult {
+  /** Lints documents; `strict` here overrides the engine's (the webhook disregards annotations in enforce mode). */
+  lint(documents: readonly LintDocument[], run: RunFacts = collectRunFacts(documents), options: { strict?: boolean } = {}): LintResult {
     const result: LintResult = { findings: [], suppressed: [], failures: [], resources: 0, containers: 0 };
+    // lint() runs to the end synchronously: the suppression of this call can live on the instance.
+    this.judging = options.strict === true ? this.strictSuppression : this.suppression;
     const source = this.options.cluster;
     const cluster = 'current' in source ? source.current() : source;
     for (const document of documents) {
       const first = document.resources[0];
-      if (first !== undefined && document.duplicateKeys?.length) this.checkDocument(first, document.duplicateKeys, result);
+      if (first !== undefined && document.sourceIssues?.length) this.checkDocument(first, document, result);
       for (const resource of document.resources) {
         result.resources++;
         const identity = identityOf(resource.object);
         for (const site of findPodSites(resource)) {
+          const decodable = site.decodeIssues.length === 0;
+          this.checkPodSite(site, identity, decodable, result);
           for (const container of site.containers) {
             result.containers++;
-            this.checkContainer(site, container, identity, run, cluster, result);
+            this.checkContainer(site, container, identity, decodable && container.decodeIssues.length === 0, run, cluster, result);
           }
         }
       }
@@ -88,21 +100,32 @@ export class Engine {
     return result;
   }
 
-  private checkDocument(resource: Resource, duplicateKeys: NonNullable<LintDocument['duplicateKeys']>, result: LintResult): void {
+  private checkDocument(resource: Resource, document: LintDocument, result: LintResult): void {
     const target: ReportTarget = { resource, identity: identityOf(resource.object), container: undefined, metadata: [resource.object.metadata] };
+    const sourceIssues = document.sourceIssues ?? [];
     for (const active of this.documentRules) {
-      this.guard(active, resource, result, () =>
-        active.rule.checkDocument!({ duplicateKeys, report: (report) => this.record(active, target, report, result) }),
+      this.guard(active, resource, result, () => active.rule.checkDocument!({ sourceIssues, report: (report) => this.record(active, target, report, result) }));
+    }
+  }
+
+  private checkPodSite(site: PodSite, identity: ResourceIdentity, decodable: boolean, result: LintResult): void {
+    const target: ReportTarget = { resource: site.resource, identity, container: undefined, metadata: [site.resource.object.metadata, site.podMetadata] };
+    for (const active of this.siteRules) {
+      if (!decodable && active.rule.meta.readsUndecodable !== true) continue;
+      this.guard(active, site.resource, result, () =>
+        active.rule.checkPodSite!({ site, decodeIssues: site.decodeIssues, knownRules: this.knownRules, report: (report) => this.record(active, target, report, result) }),
       );
     }
   }
 
-  private checkContainer(site: PodSite, container: ContainerSite, identity: ResourceIdentity, run: RunFacts, cluster: ClusterFacts, result: LintResult): void {
+  private checkContainer(site: PodSite, container: ContainerSite, identity: ResourceIdentity, decodable: boolean, run: RunFacts, cluster: ClusterFacts, result: LintResult): void {
+    const rules = this.containerRules[container.role][site.longRunning ? 'longRunning' : 'any'];
+    if (rules.length === 0) return;
     const probes = effectiveProbes(container);
     const target: ReportTarget = { resource: site.resource, identity, container: container.name, metadata: [site.resource.object.metadata, site.podMetadata] };
     // One context per container, shared by the rules in turn: this loop runs for every container of every input.
-    let current = this.containerRules[0]!;
-    const context: ContainerContext<unknown> = {
+    let current = rules[0]!;
+    const context: ContainerContext<unknown, string> = {
       site,
       container,
       spec: container.container,
@@ -113,7 +136,8 @@ export class Engine {
       run,
       report: (report) => this.record(current, target, report, result),
     };
-    for (const active of this.containerRules) {
+    for (const active of rules) {
+      if (!decodable && active.rule.meta.readsUndecodable !== true) continue;
       current = active;
       context.options = active.options;
       this.guard(active, site.resource, result, () => active.rule.checkContainer!(context));
@@ -129,26 +153,29 @@ export class Engine {
   }
 
   /** Turns a rule's report into a finding, or a suppressed finding. */
-  private record(active: ActiveRule, target: ReportTarget, report: Report, result: LintResult): void {
+  private record(active: ActiveRule, target: ReportTarget, report: Report<string>, result: LintResult): void {
+    const { meta } = active.rule;
+    const text = meta.messages[report.messageId];
+    if (text === undefined) throw new Error(`${meta.id} reported an unknown message id "${report.messageId}"`);
     const finding: Finding = {
-      rule: active.rule.meta.id,
-      severity: active.severity ?? report.severity ?? active.rule.meta.severity,
-      message: report.message,
+      rule: meta.id,
+      messageId: report.messageId,
+      severity: active.severity ?? report.severity ?? meta.severity,
+      message: formatMessage(text.long, report.data),
+      short: formatMessage(text.short, report.data),
       pointer: report.pointer,
       resource: target.resource,
       identity: target.identity,
     };
     if (target.container !== undefined) finding.container = target.container;
-    if (report.fix !== undefined) finding.fix = report.fix;
+    if (report.fix !== undefined && meta.fix !== undefined) {
+      finding.fix = report.fix;
+      finding.fixKind = meta.fix;
+    }
     if (report.position !== undefined) finding.position = report.position;
 
     const subject: SuppressionSubject = { rule: finding.rule, identity: target.identity, container: target.container, metadata: target.metadata };
-    const byAnnotation = this.options.strict ? undefined : annotationSuppression(subject);
-    if (byAnnotation !== undefined) {
-      result.suppressed.push({ ...finding, suppression: byAnnotation });
-      return;
-    }
-    const verdict = configSuppression(this.options.config.ignore ?? [], subject, this.today);
+    const verdict = this.judging.judge(subject);
     if (verdict.kind === 'suppressed') {
       result.suppressed.push({ ...finding, suppression: verdict.suppression });
       return;

@@ -1,12 +1,17 @@
+import type { Position } from '../model/position.js';
 import type { Resource, ResourceIdentity } from '../model/resource.js';
-import type { Position } from '../source/line-index.js';
-import type { PatchOperation, Severity } from './rule.js';
+import type { FixKind, PatchOperation, Severity } from './rule.js';
 
 /** One problem, the same wherever it is delivered (CLI, webhook, audit, --fix). */
 export interface Finding {
   rule: string;
+  /** Which of the rule's messages: with `rule`, a stable key for what was found. */
+  messageId: string;
   severity: Severity;
+  /** The long message: what, the effective numbers, why it matters, what to do. */
   message: string;
+  /** The short message (≤ 120 characters where possible): admission warnings and annotations. */
+  short: string;
   /** JSON Pointer into the document (the object, or the List that holds it). */
   pointer: string;
   resource: Resource;
@@ -15,6 +20,7 @@ export interface Finding {
   container?: string;
   /** RFC 6902 operations on the document that resolve the finding. */
   fix?: PatchOperation[];
+  fixKind?: FixKind;
   /** Set when the finding is about source text rather than a field. */
   position?: Position;
 }

@@ -1,10 +1,27 @@
-/** Shell-style glob (`*`, `?`) matching for ignore entries: kind, namespace, name, container. */
-export function globToRegExp(glob: string): RegExp {
-  const pattern = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${pattern}$`);
-}
-
+/**
+ * Shell-style glob (`*`, `?`) match for ignore entries: kind, namespace, name, container. Greedy
+ * with one backtrack point (the last `*`), so the time is at most pattern × value length: a
+ * pattern such as "*a*a*a…" cannot make it run away.
+ */
 export function matchesGlob(glob: string | undefined, value: string | undefined): boolean {
   if (glob === undefined || glob === '*') return true;
-  return globToRegExp(glob).test(value ?? '');
+  const text = value ?? '';
+  let g = 0;
+  let t = 0;
+  let starAt = -1;
+  let starMatch = 0;
+  while (t < text.length) {
+    if (g < glob.length && (glob[g] === '?' || glob[g] === text[t])) {
+      g++;
+      t++;
+    } else if (g < glob.length && glob[g] === '*') {
+      starAt = g++;
+      starMatch = t;
+    } else if (starAt !== -1) {
+      g = starAt + 1;
+      t = ++starMatch;
+    } else return false;
+  }
+  while (g < glob.length && glob[g] === '*') g++;
+  return g === glob.length;
 }

@@ -1,33 +1,95 @@
 import type { Container } from 'kubernetes-types/core/v1.js';
-import type { EffectiveProbe } from '../model/effective-probe.js';
-import type { ContainerSite, PodSite } from '../model/pod-site.js';
-import type { Position } from '../source/line-index.js';
+import type { DecodeIssue } from '../model/decode.js';
+import type { SourceIssue } from '../model/document.js';
+import type { EffectiveProbe, ProbeType } from '../model/effective-probe.js';
+import type { ContainerRole, ContainerSite, PodSite } from '../model/pod-site.js';
+import type { Position } from '../model/position.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import type { RunFacts } from './run-facts.js';
 
 export type Severity = 'error' | 'warning' | 'info';
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 /** One RFC 6902 operation. Fixes are lists of these, relative to the document. */
 export type PatchOperation =
   | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
   | { op: 'remove'; path: string };
 
-export interface RuleMeta<Options = Record<string, never>> {
-  /** Stable id: users put it in config and annotations. */
-  id: string;
-  severity: Severity;
-  /** One line: what the rule flags. */
-  summary: string;
-  /** Whether findings carry a `fix`. */
-  fixable: boolean;
-  /** Default option values; the config schema (schema/config.schema.json) validates overrides. */
-  defaultOptions: Options;
+/**
+ * `fix`: the change has one right answer and keeps what the workload does (removing a field the
+ * API server rejects); `--fix` applies it. `suggestion`: the change alters behaviour (adds a
+ * startup probe, loosens liveness); applied only when asked (`--fix-type suggestion`, or the
+ * mutating webhook's opt-in).
+ */
+export type FixKind = 'fix' | 'suggestion';
+
+/**
+ * A message in two lengths, with `{name}` placeholders filled from the report's data. `short`
+ * (≤ 120 characters where possible): what is wrong, the numbers, what to do — for admission
+ * warnings and annotations. `long`: the same with why it matters, for reports and docs.
+ */
+export interface MessageText {
+  short: string;
+  long: string;
 }
 
-export interface Report {
+/** A JSON Schema for one option (draft-07 subset used by the config schema). */
+export type OptionSchema = Readonly<Record<string, unknown>> & { description: string };
+
+export interface RuleOptions<Options> {
+  defaults: Options;
+  schema: { readonly [Key in keyof Options]: OptionSchema };
+}
+
+/** Which containers a rule looks at. */
+export interface RuleScope {
+  roles: readonly ContainerRole[];
+  /** Only pods that run until stopped (not Jobs, CronJobs, or restartPolicy Never/OnFailure). */
+  longRunningOnly?: true;
+}
+
+/** Containers the kubelet probes: regular containers and restartable init containers (sidecars). */
+export const PROBED_CONTAINERS: RuleScope = { roles: ['container', 'sidecar'] };
+
+/**
+ * The mutating webhook may apply the rule's fix at admission where the platform opts in: by the
+ * config key `webhook.<configKey>` (or per namespace), the namespace label, or the object's
+ * annotation of the same name as the label.
+ */
+export interface AdmissionOptIn {
+  configKey: string;
+  label: string;
+  description: string;
+}
+
+export interface RuleMeta<Options, MessageId extends string> {
+  /** Stable id: users put it in config and annotations. */
+  id: string;
+  /** The severity of its findings unless the config overrides it. */
+  severity: Severity;
+  /** When one finding may differ from `severity`, and why (shown by `probe-lint rules`). */
+  severityNote?: string;
+  /** One line: what the rule flags. */
+  summary: string;
+  /** How to resolve a finding, in a sentence or two. */
+  remediation: string;
+  messages: Readonly<Record<MessageId, MessageText>>;
+  /** The containers looked at by `checkContainer`. */
+  scope?: RuleScope;
+  /** Whether findings carry a fix, and which kind. */
+  fix?: FixKind;
+  options?: RuleOptions<Options>;
+  admission?: { optIn: AdmissionOptIn };
+  /**
+   * The rule reports values the API server could not decode. Every other rule is never called for
+   * a pod spec or container holding one: nothing is built on a value the cluster would reject.
+   */
+  readsUndecodable?: true;
+}
+
+export interface Report<MessageId extends string> {
+  messageId: MessageId;
+  data?: Readonly<Record<string, string | number>>;
   pointer: string;
-  message: string;
   /** Overrides the rule's default severity for this finding (e.g. depends on cluster density). */
   severity?: Severity;
   fix?: PatchOperation[];
@@ -35,34 +97,60 @@ export interface Report {
   position?: Position;
 }
 
-export interface ContainerContext<Options> {
+export interface PodSiteContext<MessageId extends string> {
+  site: PodSite;
+  /** Values of the pod spec and metadata that the API server could not decode (rules with `readsUndecodable`). */
+  decodeIssues: readonly DecodeIssue[];
+  /** The ids of every rule probe-lint has, enabled or not. */
+  knownRules: ReadonlySet<string>;
+  report(report: Report<MessageId>): void;
+}
+
+export interface ContainerContext<Options, MessageId extends string> {
   site: PodSite;
   container: ContainerSite;
   /** Shortcut to `container.container`. */
   spec: Container;
   /** The container's probes, defaults applied, in startup, liveness, readiness order. */
   probes: EffectiveProbe[];
-  probe(type: EffectiveProbe['type']): EffectiveProbe | undefined;
+  probe(type: ProbeType): EffectiveProbe | undefined;
   options: Options;
   cluster: ClusterFacts;
   run: RunFacts;
-  report(report: Report): void;
+  report(report: Report<MessageId>): void;
 }
 
-export interface DocumentContext {
-  duplicateKeys: readonly { key: string; position: Position }[];
-  report(report: Report): void;
+export interface DocumentContext<MessageId extends string> {
+  /** Issues of the document's source text (duplicate keys…), by kind. */
+  sourceIssues: readonly SourceIssue[];
+  report(report: Report<MessageId>): void;
 }
 
-export interface Rule<Options = any> {
-  meta: RuleMeta<Options>;
-  /** Called once per container of every pod site. */
-  checkContainer?(context: ContainerContext<Options>): void;
-  /** Called once per source document (for source-level problems such as duplicate keys). */
-  checkDocument?(context: DocumentContext): void;
+export interface Rule<Options = unknown, MessageId extends string = string> {
+  meta: RuleMeta<Options, MessageId>;
+  /** Called once per container in the rule's scope. */
+  checkContainer?(context: ContainerContext<Options, MessageId>): void;
+  /** Called once per pod spec. */
+  checkPodSite?(context: PodSiteContext<MessageId>): void;
+  /** Called once per source document. */
+  checkDocument?(context: DocumentContext<MessageId>): void;
 }
 
-/** Typed helper so each rule module gets its options type checked. */
-export function defineRule<Options>(rule: Rule<Options>): Rule<Options> {
+/** A rule of any options and messages, as the engine and registry hold it. */
+// The engine only passes each rule its own options and message ids back: `any` is confined to this alias.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRule = Rule<any, string>;
+
+/** Typed helper so each rule module gets its options and message ids checked. */
+export function defineRule<Options = Record<string, never>, MessageId extends string = string>(rule: Rule<Options, MessageId>): Rule<Options, MessageId> {
   return rule;
+}
+
+/** Fills `{name}` placeholders; a placeholder without data is a bug in the rule, so it throws. */
+export function formatMessage(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = data?.[name];
+    if (value === undefined) throw new Error(`message placeholder {${name}} has no data`);
+    return String(value);
+  });
 }

@@ -1,5 +1,5 @@
 import type { Service } from 'kubernetes-types/core/v1.js';
-import type { Resource } from '../model/resource.js';
+import type { LintDocument } from '../model/document.js';
 
 export interface SelectingService {
   name: string;
@@ -42,13 +42,29 @@ function indexKey(namespace: string | undefined, key: string, value: string): st
   return `${namespace ?? 'default'}\u0000${key}\u0000${value}`;
 }
 
-export function collectRunFacts(resources: Iterable<Resource>): RunFacts {
+/** The Services of the input, from the documents of the run. */
+export function collectRunFacts(documents: readonly LintDocument[]): RunFacts {
   const services: SelectingService[] = [];
-  for (const { object } of resources) {
-    if (object.kind !== 'Service' || object.apiVersion !== 'v1') continue;
-    const selector = (object as unknown as Service).spec?.selector;
-    if (selector === undefined || selector === null || typeof selector !== 'object' || Object.keys(selector).length === 0) continue;
-    services.push({ name: String(object.metadata?.name ?? ''), namespace: object.metadata?.namespace, selector });
+  for (const document of documents) {
+    for (const { object } of document.resources) {
+      const service = selectingService(object);
+      if (service !== undefined) services.push(service);
+    }
   }
   return new RunFacts(services);
+}
+
+/** A v1 Service with a non-empty selector of string values; anything else selects nothing. */
+export function selectingService(object: { apiVersion: string; kind: string; metadata?: unknown; spec?: unknown }): SelectingService | undefined {
+  if (object.kind !== 'Service' || object.apiVersion !== 'v1') return undefined;
+  const selector = (object as unknown as Service).spec?.selector;
+  if (selector === undefined || selector === null || typeof selector !== 'object' || Array.isArray(selector)) return undefined;
+  const entries = Object.entries(selector);
+  if (entries.length === 0 || entries.some(([, value]) => typeof value !== 'string')) return undefined;
+  const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  return {
+    name: typeof metadata.name === 'string' ? metadata.name : '',
+    namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
+    selector: Object.fromEntries(entries) as Record<string, string>,
+  };
 }

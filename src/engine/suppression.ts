@@ -1,6 +1,6 @@
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { ResourceIdentity } from '../model/resource.js';
-import type { IgnoreEntry } from './config.js';
+import type { IgnoreEntry, ProbeLintConfig } from './config.js';
 import type { Suppression } from './finding.js';
 import { matchesGlob } from './glob.js';
 
@@ -14,36 +14,76 @@ export interface SuppressionSubject {
   metadata: (ObjectMeta | undefined)[];
 }
 
-export type SuppressionVerdict =
-  | { kind: 'kept' }
-  | { kind: 'suppressed'; suppression: Suppression }
-  | { kind: 'expired'; note: string };
+export type SuppressionVerdict = { kind: 'kept' } | { kind: 'suppressed'; suppression: Suppression } | { kind: 'expired'; note: string };
+
+/** One `probe-lint.dev/ignore[.container]` annotation, read: the rule ids it names and its reason. */
+export interface IgnoreAnnotation {
+  key: string;
+  rules: string[];
+  reason: string;
+}
+
+/** `"rule-a, rule-b # reason"` or `"* # reason"`. */
+export function parseIgnoreAnnotation(key: string, value: string): IgnoreAnnotation {
+  const hash = value.indexOf('#');
+  const list = hash === -1 ? value : value.slice(0, hash);
+  return { key, rules: list.split(',').map((rule) => rule.trim()).filter((rule) => rule !== ''), reason: hash === -1 ? '' : value.slice(hash + 1).trim() };
+}
 
 /**
- * `probe-lint.dev/ignore: "rule-a,rule-b # reason"` (or "*") on the object or its pod template;
- * `probe-lint.dev/ignore.<container>: "rule-a"` for one container.
+ * Who may exempt a finding. The config's `ignore` entries always may (the platform owns the config).
+ * The object's own annotations may unless strict (`--strict`, `suppression.annotations: false`), and
+ * when `suppression.annotationRules` lists rules, only for those.
  */
-export function annotationSuppression(subject: SuppressionSubject): Suppression | undefined {
-  const keys = [IGNORE_ANNOTATION];
-  if (subject.container !== undefined) keys.push(`${IGNORE_ANNOTATION}.${subject.container}`);
-  for (const metadata of subject.metadata) {
-    const annotations = metadata?.annotations;
-    if (annotations === undefined || annotations === null) continue;
+export class SuppressionPolicy {
+  private readonly entries: readonly IgnoreEntry[];
+  private readonly annotationRules: ReadonlySet<string> | undefined;
+  private readonly annotationsAllowed: boolean;
+
+  constructor(
+    config: ProbeLintConfig,
+    private readonly options: { strict: boolean; today: string },
+  ) {
+    this.entries = config.ignore ?? [];
+    this.annotationsAllowed = !options.strict && config.suppression?.annotations !== false;
+    const listed = config.suppression?.annotationRules;
+    this.annotationRules = listed === undefined ? undefined : new Set(listed);
+  }
+
+  judge(subject: SuppressionSubject): SuppressionVerdict {
+    if (this.annotationsAllowed && (this.annotationRules === undefined || this.annotationRules.has(subject.rule))) {
+      const byAnnotation = annotationSuppression(subject);
+      if (byAnnotation !== undefined) return { kind: 'suppressed', suppression: byAnnotation };
+    }
+    return configSuppression(this.entries, subject, this.options.today);
+  }
+}
+
+/** The ignore annotations that apply to a container (or to the object, without a container). */
+export function ignoreAnnotations(metadata: readonly (ObjectMeta | undefined)[], container: string | undefined): IgnoreAnnotation[] {
+  const keys = container === undefined ? [IGNORE_ANNOTATION] : [IGNORE_ANNOTATION, `${IGNORE_ANNOTATION}.${container}`];
+  const found: IgnoreAnnotation[] = [];
+  for (const item of metadata) {
+    const annotations = item?.annotations;
+    if (annotations === undefined || annotations === null || typeof annotations !== 'object') continue;
     for (const key of keys) {
       const value = annotations[key];
-      if (typeof value !== 'string') continue;
-      const [list = '', ...reason] = value.split('#');
-      const rules = list.split(',').map((rule) => rule.trim());
-      if (rules.includes('*') || rules.includes(subject.rule)) {
-        const why = reason.join('#').trim();
-        return { by: 'annotation', reason: `${key}${why ? `: ${why}` : ''}` };
-      }
+      if (typeof value === 'string') found.push(parseIgnoreAnnotation(key, value));
+    }
+  }
+  return found;
+}
+
+function annotationSuppression(subject: SuppressionSubject): Suppression | undefined {
+  for (const annotation of ignoreAnnotations(subject.metadata, subject.container)) {
+    if (annotation.rules.includes('*') || annotation.rules.includes(subject.rule)) {
+      return { by: 'annotation', reason: `${annotation.key}${annotation.reason ? `: ${annotation.reason}` : ''}` };
     }
   }
   return undefined;
 }
 
-export function configSuppression(entries: readonly IgnoreEntry[], subject: SuppressionSubject, today: string): SuppressionVerdict {
+function configSuppression(entries: readonly IgnoreEntry[], subject: SuppressionSubject, today: string): SuppressionVerdict {
   let expired: string | undefined;
   for (const entry of entries) {
     const rules = entry.rules ?? ['*'];

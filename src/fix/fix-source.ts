@@ -3,10 +3,12 @@ import fastJsonPatch from 'fast-json-patch';
 import { parseAllDocuments } from 'yaml';
 import type { Engine } from '../engine/engine.js';
 import type { Finding } from '../engine/finding.js';
+import type { FixKind } from '../engine/rule.js';
 import { lintDocumentsOf } from '../source/documents.js';
 import { SourceFile } from '../source/source-file.js';
+import { jsonEditsFor } from './json-patch-text.js';
 import { applyEdits, overlaps, type TextEdit } from './text-edits.js';
-import { editsFor, UnsupportedEdit } from './yaml-patch.js';
+import { editsFor, UnsupportedEdit, YAML_OPTIONS } from './yaml-patch.js';
 
 /** Fixes can enable or block one another (a startupProbe copied from a probe whose timeout is fixed next); ESLint stops at 10 passes too. */
 const MAX_PASSES = 10;
@@ -21,33 +23,40 @@ export interface FixOutcome {
 }
 
 /**
- * Applies the findings' RFC 6902 fixes to one file's text, pass after pass until nothing is left
- * to fix. Each pass is checked: the edited text must parse to exactly what applying the same
- * operations to the parsed documents gives; otherwise nothing of that pass is kept.
+ * Applies the findings' RFC 6902 fixes of the kinds asked for to one file's text, pass after pass
+ * until nothing is left to fix. Each pass is checked: the edited text must parse to exactly what
+ * applying the same operations to the parsed documents gives; otherwise nothing of that pass is
+ * kept. A byte-order mark and CRLF line ends are kept; untouched bytes stay as they were.
  */
-export function fixSourceText(file: string, original: string, engine: Engine): FixOutcome {
-  let text = original;
+export function fixSourceText(file: string, original: string, engine: Engine, kinds: readonly FixKind[] = ['fix']): FixOutcome {
+  const bom = original.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const crlf = /\r\n/.test(original) && !/(?<!\r)\n/.test(original);
+  let text = bom ? original.slice(1) : original;
   const fixed: string[] = [];
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const source = new SourceFile(file, text);
     // An unparsable file is never written; the lint that follows reports where it breaks.
     if (source.error) return { text: original, changed: false, fixed: [] };
-    const fixable = engine.lint(lintDocumentsOf(source)).findings.filter((finding) => finding.fix !== undefined && finding.fix.length > 0);
+    const fixable = engine
+      .lint(lintDocumentsOf(source))
+      .findings.filter((finding) => finding.fix !== undefined && finding.fix.length > 0 && finding.fixKind !== undefined && kinds.includes(finding.fixKind));
     if (fixable.length === 0) break;
-    const step = isJson(file, text) ? fixJson(source, fixable) : fixYaml(source, fixable);
+    const step = fixDocuments(source, fixable, crlf ? '\r\n' : '\n');
     if ('problem' in step) return { text: original, changed: false, fixed: [], problem: step.problem };
     if (step.fixed.length === 0) break;
     text = step.text;
     fixed.push(...step.fixed);
   }
-  return { text, changed: text !== original, fixed };
+  const result = bom + text;
+  return { text: result, changed: result !== original, fixed };
 }
 
 type Step = { text: string; fixed: string[] } | { problem: string };
 
-function fixYaml(source: SourceFile, findings: Finding[]): Step {
-  const yamlDocuments = parseAllDocuments(source.text, { uniqueKeys: false });
-  if (!Array.isArray(yamlDocuments) || yamlDocuments.length !== source.documents.length) {
+function fixDocuments(source: SourceFile, findings: Finding[], newline: string): Step {
+  const json = isJsonText(source.text);
+  const yamlDocuments = json ? [] : parseAllDocuments(source.text, { ...YAML_OPTIONS, uniqueKeys: false });
+  if (!json && (!Array.isArray(yamlDocuments) || yamlDocuments.length !== source.documents.length)) {
     return { problem: 'not fixed: the YAML documents could not be matched for editing' };
   }
   const expected = source.documents.map((document) => structuredClone(document.value));
@@ -57,15 +66,19 @@ function fixYaml(source: SourceFile, findings: Finding[]): Step {
     const index = finding.resource.origin.documentIndex ?? 0;
     let edits: TextEdit[];
     try {
-      edits = editsFor(source.text, yamlDocuments[index]!, finding.fix!);
+      edits = json ? jsonEditsFor(source.text, finding.fix!) : editsFor(source.text, yamlDocuments[index]!, finding.fix!);
     } catch (error) {
       if (error instanceof UnsupportedEdit) continue;
       throw error;
     }
     // A fix that touches text another fix already changes waits for the next pass.
     if (edits.some((edit) => planned.some((other) => overlaps(edit, other)))) continue;
-    expected[index] = fastJsonPatch.applyPatch(expected[index], structuredClone(finding.fix!), true, true).newDocument;
-    planned.push(...edits);
+    try {
+      expected[index] = fastJsonPatch.applyPatch(expected[index], structuredClone(finding.fix!), true, false).newDocument;
+    } catch {
+      continue; // the fix does not apply to this document as it is now (a pointer through __proto__, a missing parent)
+    }
+    planned.push(...edits.map((edit) => (newline === '\n' ? edit : { ...edit, text: edit.text.replace(/\r?\n/g, newline) })));
     fixed.push(finding.rule);
   }
   const text = applyEdits(source.text, planned);
@@ -75,19 +88,13 @@ function fixYaml(source: SourceFile, findings: Finding[]): Step {
   return { text, fixed };
 }
 
-/** JSON has no comments to keep: patch the value and print it with the file's own indentation. */
-function fixJson(source: SourceFile, findings: Finding[]): Step {
-  const document = structuredClone(source.documents[0]?.value);
-  const fixed: string[] = [];
-  for (const finding of findings) {
-    fastJsonPatch.applyPatch(document, structuredClone(finding.fix!), true, true);
-    fixed.push(finding.rule);
+/** A whole JSON text (one value): edited as JSON, whatever the file is called. */
+function isJsonText(text: string): boolean {
+  if (!/^\s*[{[]/.test(text)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
-  const indent = /\n([ \t]+)"/.exec(source.text)?.[1] ?? '  ';
-  const trailing = source.text.endsWith('\n') ? '\n' : '';
-  return { text: JSON.stringify(document, null, indent) + trailing, fixed };
-}
-
-function isJson(file: string, text: string): boolean {
-  return file.toLowerCase().endsWith('.json') || (file === '-' && /^\s*[{[]/.test(text));
 }

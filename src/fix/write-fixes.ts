@@ -1,19 +1,40 @@
-import { renameSync, statSync, writeFileSync, chmodSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, closeSync, constants, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 
-/** Replaces a file's content through a temporary file and a rename, so a crash never leaves it half-written. */
-export function writeFileAtomically(path: string, text: string): void {
-  const temporary = join(dirname(path), `.${basename(path)}.probe-lint-${process.pid}.tmp`);
+/**
+ * Replaces a manifest's content with its fixed text, safely:
+ * - a symlinked manifest is written through: its target changes, the link stays;
+ * - the new text goes to a fresh temporary file in the same directory, created exclusively
+ *   (O_EXCL, O_NOFOLLOW) under a random name, so nothing planted there is followed or overwritten;
+ * - mode and owner are copied, and the temporary file is renamed over the target: a crash never
+ *   leaves it half-written;
+ * - a read-only file, or one that changed since it was read (an editor saved meanwhile), is refused.
+ */
+export function writeFixedFile(path: string, expectedBefore: string, text: string): void {
+  const target = lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  const stat = statSync(target);
+  if (!stat.isFile()) throw new Error('not a regular file');
+  if ((stat.mode & 0o222) === 0) throw new Error('the file is read-only');
+  if (readFileSync(target, 'utf8') !== expectedBefore) throw new Error('the file changed while probe-lint was running; run it again');
+  const temporary = join(dirname(target), `.${basename(target)}.probe-lint-${randomBytes(8).toString('hex')}.tmp`);
+  const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    writeFileSync(temporary, text);
-    chmodSync(temporary, statSync(path).mode);
-    renameSync(temporary, path);
+    try {
+      writeSync(descriptor, text);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+    chmodSync(temporary, stat.mode & 0o7777);
+    if (typeof process.getuid === 'function' && process.getuid() === 0) chownSync(temporary, stat.uid, stat.gid);
+    renameSync(temporary, target);
   } catch (error) {
     try {
       unlinkSync(temporary);
     } catch {
-      // nothing was written
+      // already renamed or never created
     }
     throw error;
   }

@@ -2,11 +2,20 @@
 // order, quoting, indentation and every untouched line stay byte for byte as they were. The
 // `yaml` package's Document API gives each node's source range; new keys are rendered with the
 // indentation of their siblings. A flow collection (`{a: 1}`) that must change is re-rendered whole.
-import { isMap, isScalar, isSeq, stringify, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, stringify, type Document, type DocumentOptions, type Node, type Pair, type ParseOptions, type SchemaOptions, type ToStringOptions, type YAMLMap } from 'yaml';
 import fastJsonPatch from 'fast-json-patch';
 import type { PatchOperation } from '../engine/rule.js';
 import { parsePointer } from '../model/pointer.js';
 import type { TextEdit } from './text-edits.js';
+
+/**
+ * YAML 1.1, as kubectl reads manifests: keys such as `on` and values such as `yes` are read as
+ * booleans, and a string "yes" written by a fix is quoted so it stays a string.
+ */
+export const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { version: '1.1', merge: true };
+
+/** Scalars and collections rendered on one line: a multi-line string becomes a JSON-escaped double-quoted scalar. */
+const RENDER_OPTIONS: DocumentOptions & SchemaOptions & ToStringOptions = { ...YAML_OPTIONS, lineWidth: 0, doubleQuotedAsJSON: true };
 
 /** Thrown when an operation cannot be expressed as an edit; the caller leaves the file alone. */
 export class UnsupportedEdit extends Error {}
@@ -50,7 +59,7 @@ function outermostFlowNode(root: Node | null, path: string): { node: Node; point
 function rerenderFlow(node: Node, operations: PatchOperation[]): TextEdit {
   if (!node.range) throw new UnsupportedEdit('a flow collection without a source range');
   const value = fastJsonPatch.applyPatch(node.toJSON(), structuredClone(operations), true, false).newDocument;
-  const rendered = stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd();
+  const rendered = stringify(value, { ...RENDER_OPTIONS, collectionStyle: 'flow' }).trimEnd();
   return { start: node.range[0], end: node.range[1], text: rendered };
 }
 
@@ -113,7 +122,7 @@ function isBlockScalar(node: Node): boolean {
 }
 
 function renderScalar(value: unknown): string {
-  return stringify(value, { lineWidth: 0 }).trimEnd();
+  return stringify(value, RENDER_OPTIONS).trimEnd();
 }
 
 /** `key: value` (or `key:` and an indented block) at `indent`, ending with a newline. */
@@ -123,7 +132,7 @@ function renderPair(key: string, value: unknown, indent: number, unit: number): 
   if (isPlainValue(value) || (typeof value === 'object' && Object.keys(value as object).length === 0)) {
     return `${pad}${renderedKey}: ${renderScalar(value)}\n`;
   }
-  const body = stringify(value, { indent: unit, lineWidth: 0 })
+  const body = stringify(value, { ...RENDER_OPTIONS, indent: unit })
     .trimEnd()
     .split('\n')
     .map((line) => ' '.repeat(indent + unit) + line)

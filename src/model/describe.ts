@@ -1,7 +1,7 @@
-// Wording shared by rule messages, so every rule states numbers the same way.
+// Wording shared by rule messages, so every rule states numbers and consequences the same way.
 import type { Probe } from 'kubernetes-types/core/v1.js';
 import type { EffectiveProbe, ProbeNumberField } from './effective-probe.js';
-import type { ContainerRole } from './pod-site.js';
+import type { RestartPolicy } from './pod-site.js';
 
 /** "10 s (default)" when the field was not set (or 0, which defaulting replaces), else "10 s". */
 export function secondsText(probe: EffectiveProbe, field: ProbeNumberField): string {
@@ -23,19 +23,14 @@ export function product(count: number, seconds: number): string {
   return `${count} × ${seconds} s = ${count * seconds} s`;
 }
 
-/** Roles the kubelet runs probes for (reference §2, "Probed containers"). */
-export function isProbed(role: ContainerRole): boolean {
-  return role === 'container' || role === 'sidecar';
-}
-
-/** What the kubelet does when this probe type fails. */
-export function failureConsequence(probe: EffectiveProbe): string {
-  switch (probe.type) {
-    case 'liveness':
-      return 'a failing container is restarted';
-    case 'startup':
-      return 'a container that has not started is killed and restarted';
-    case 'readiness':
-      return 'a failing pod is taken out of its Services';
-  }
+/**
+ * What the kubelet does when this probe type fails (kuberuntime_manager.go computePodActions):
+ * liveness and startup failures kill the container, which then restarts only if its restart
+ * policy allows (Never: it stays terminated; OnFailure: a killed container counts as failed);
+ * readiness only takes the pod out of its Services.
+ */
+export function failureConsequence(probe: Pick<EffectiveProbe, 'type'>, restartPolicy: RestartPolicy): string {
+  if (probe.type === 'readiness') return 'a failing pod is taken out of its Services';
+  const who = probe.type === 'liveness' ? 'a failing container' : 'a container that has not started';
+  return restartPolicy === 'Never' ? `${who} is killed and, with restartPolicy Never, not restarted` : `${who} is killed and restarted`;
 }

@@ -1,4 +1,5 @@
 import type { Container, Probe } from 'kubernetes-types/core/v1.js';
+import type { DecodeIssue } from './decode.js';
 import { joinPointer } from './pointer.js';
 import type { ContainerSite } from './pod-site.js';
 
@@ -8,7 +9,7 @@ export type HandlerKind = 'exec' | 'httpGet' | 'tcpSocket' | 'grpc';
 /** The order the API server's `validateHandler` checks handlers in. */
 export const HANDLER_KINDS: readonly HandlerKind[] = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 
-/** Reference §1b, `SetDefaults_Probe`: a zero or absent value becomes this. */
+/** `SetDefaults_Probe` (pkg/apis/core/v1/defaults.go): a zero or absent value becomes this. initialDelaySeconds has no default: 0 means none. */
 export const PROBE_DEFAULTS = {
   timeoutSeconds: 1,
   periodSeconds: 10,
@@ -37,16 +38,18 @@ export interface EffectiveProbe {
   handlerKinds: HandlerKind[];
   /** The first handler, or undefined when none is set. */
   handlerKind: HandlerKind | undefined;
+  /** False when a number field is negative: the API server rejects it, and no timing can be built on it. */
+  numbersValid: boolean;
 }
 
 export function probeField(type: ProbeType): string {
   return `${type}Probe`;
 }
 
-/** Effective value of one number field: absent, zero or not a number means the default. Negative values are kept (they are invalid). */
+/** Effective value of one number field: absent, null or zero means the default. Negative values are kept (they are invalid). */
 export function effectiveNumber(probe: Probe, field: ProbeNumberField): number {
   const value = (probe as Record<string, unknown>)[field];
-  return typeof value === 'number' && Number.isFinite(value) && value !== 0 ? value : PROBE_DEFAULTS[field];
+  return typeof value === 'number' && value !== 0 ? value : PROBE_DEFAULTS[field];
 }
 
 export function effectiveProbe(site: ContainerSite, type: ProbeType): EffectiveProbe | undefined {
@@ -55,57 +58,44 @@ export function effectiveProbe(site: ContainerSite, type: ProbeType): EffectiveP
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const probe = raw as Probe;
   const handlerKinds = HANDLER_KINDS.filter((kind) => probe[kind] !== undefined && probe[kind] !== null);
-  return {
-    type,
-    field,
-    pointer: joinPointer(site.pointer, field),
-    raw: probe,
+  const numbers = {
     timeoutSeconds: effectiveNumber(probe, 'timeoutSeconds'),
     periodSeconds: effectiveNumber(probe, 'periodSeconds'),
     successThreshold: effectiveNumber(probe, 'successThreshold'),
     failureThreshold: effectiveNumber(probe, 'failureThreshold'),
     initialDelaySeconds: effectiveNumber(probe, 'initialDelaySeconds'),
+  };
+  return {
+    type,
+    field,
+    pointer: joinPointer(site.pointer, field),
+    raw: probe,
+    ...numbers,
     handlerKinds,
     handlerKind: handlerKinds[0],
+    numbersValid: Object.values(numbers).every((value) => value >= 0),
   };
 }
 
+/** The container's probes in startup, liveness, readiness order. */
 export function effectiveProbes(site: ContainerSite): EffectiveProbe[] {
-  return PROBE_TYPES.map((type) => effectiveProbe(site, type)).filter((probe): probe is EffectiveProbe => probe !== undefined);
+  const probes: EffectiveProbe[] = [];
+  for (const type of PROBE_TYPES) {
+    const probe = effectiveProbe(site, type);
+    if (probe !== undefined) probes.push(probe);
+  }
+  return probes;
 }
 
-/** Seconds of consecutive failures before the kubelet acts: failureThreshold × max(period, timeout) (reference §2). */
-export function secondsToAct(probe: EffectiveProbe): number {
-  return probe.failureThreshold * Math.max(probe.periodSeconds, probe.timeoutSeconds);
+/** The decode issues that sit inside this probe. */
+export function probeDecodeIssues(site: ContainerSite, probe: EffectiveProbe): DecodeIssue[] {
+  return site.decodeIssues.filter((issue) => issue.pointer === probe.pointer || issue.pointer.startsWith(`${probe.pointer}/`));
 }
 
-/** A named port resolves to the containerPort declared with that name; numbers stay numbers. */
+/** A named port resolves to the containerPort declared with that name (kubelet `ResolveContainerPort`); numbers stay numbers. */
 export function resolvePort(container: Container, port: unknown): number | string | undefined {
   if (typeof port === 'number') return port;
   if (typeof port !== 'string') return undefined;
   const declared = (container.ports ?? []).find((candidate) => candidate?.name === port);
   return declared?.containerPort ?? port;
-}
-
-/**
- * What the probe actually checks, after defaults, as a comparable string: two probes with the
- * same identity hit the same endpoint the same way (a named port equals the number it resolves to).
- */
-export function handlerIdentity(probe: EffectiveProbe, container: Container): string | undefined {
-  const raw = probe.raw;
-  switch (probe.handlerKind) {
-    case 'exec':
-      return JSON.stringify(['exec', raw.exec?.command ?? []]);
-    case 'httpGet': {
-      const action = raw.httpGet!;
-      const headers = (action.httpHeaders ?? []).map((header) => `${String(header?.name).toLowerCase()}:${header?.value}`).sort();
-      return JSON.stringify(['httpGet', action.scheme ?? 'HTTP', action.host ?? '', resolvePort(container, action.port), action.path || '/', headers]);
-    }
-    case 'tcpSocket':
-      return JSON.stringify(['tcpSocket', raw.tcpSocket?.host ?? '', resolvePort(container, raw.tcpSocket?.port)]);
-    case 'grpc':
-      return JSON.stringify(['grpc', raw.grpc?.port, raw.grpc?.service ?? '']);
-    default:
-      return undefined;
-  }
 }

@@ -1,13 +1,23 @@
 import type { Container, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { CONTAINER_TYPE, decodeIssues, POD_SPEC_TYPE, type DecodeIssue } from './decode.js';
 import { joinPointer, valueAt } from './pointer.js';
-import type { KubeObject, Resource } from './resource.js';
+import { groupOf, type KubeObject, type Resource } from './resource.js';
 
 /**
  * How the kubelet treats a container. Only `container` and `sidecar` (an init container with
- * `restartPolicy: Always`) are ever probed (reference §2, "Probed containers").
+ * `restartPolicy: Always`) are ever probed (kubelet prober_manager.go AddPod).
  */
 export type ContainerRole = 'container' | 'sidecar' | 'init' | 'ephemeral';
+
+export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
+
+/**
+ * Who runs the pod spec: the API server and kubelet as they are, or Knative Serving, which
+ * rewrites probes (they go through queue-proxy, a probe may leave out the port, a readiness
+ * probe is added when there is none, and periodSeconds 0 on readiness means probing aggressively).
+ */
+export type Platform = 'kubernetes' | 'knative';
 
 export interface ContainerSite {
   name: string;
@@ -15,6 +25,10 @@ export interface ContainerSite {
   container: Container;
   /** Pointer to the container inside the document. */
   pointer: string;
+  /** What happens to the container after the kubelet kills it: the container's own policy, else the pod's. */
+  restartPolicy: RestartPolicy;
+  /** Values in this container (probes included) that the API server could not decode. */
+  decodeIssues: DecodeIssue[];
 }
 
 /** A pod spec found inside a resource, with its containers and the pod template's metadata. */
@@ -28,9 +42,12 @@ export interface PodSite {
   containers: ContainerSite[];
   /** False for Jobs, CronJobs and pods that run to completion: they need no readiness or liveness. */
   longRunning: boolean;
+  platform: Platform;
+  /** Values of the pod spec and metadata (containers aside) that the API server could not decode. */
+  decodeIssues: DecodeIssue[];
 }
 
-// Reference §4: where each built-in kind keeps its pod spec.
+// Where each built-in kind keeps its pod spec (k8s.io/api v1.36).
 const POD_SPEC_PATHS: Record<string, string> = {
   Pod: '/spec',
   PodTemplate: '/template/spec',
@@ -45,13 +62,11 @@ const POD_SPEC_PATHS: Record<string, string> = {
 
 const BUILT_IN_GROUPS = new Set(['', 'apps', 'extensions', 'batch']);
 const RUN_TO_COMPLETION_KINDS = new Set(['Job', 'CronJob']);
+const KNATIVE_SERVING_GROUP = 'serving.knative.dev';
 /** Custom resources are searched this deep for pod templates; real ones sit at depth 3 to 6. */
 const MAX_SEARCH_DEPTH = 10;
-
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash === -1 ? '' : apiVersion.slice(0, slash);
-}
+/** And at most this many nodes of one custom resource are looked at (YAML aliases can make a small file a huge tree). */
+const MAX_SEARCH_NODES = 20_000;
 
 export function isBuiltInWorkload(object: KubeObject): boolean {
   return POD_SPEC_PATHS[object.kind] !== undefined && BUILT_IN_GROUPS.has(groupOf(object.apiVersion));
@@ -63,13 +78,14 @@ export function findPodSites(resource: Resource): PodSite[] {
   if (isBuiltInWorkload(object)) {
     const relative = POD_SPEC_PATHS[object.kind]!;
     const spec = valueAt(object, relative);
-    return isPodSpecShaped(spec, false) ? [makePodSite(resource, resource.pointer + relative, spec)] : [];
+    return isObject(spec) && spec.containers !== undefined && spec.containers !== null ? [makePodSite(resource, resource.pointer + relative, spec as unknown as PodSpec)] : [];
   }
   // Kubernetes' own kinds are known: outside the workloads above they hold no pod spec (a Service,
   // a ConfigMap…), so only custom resources are searched.
   if (isKubernetesGroup(groupOf(object.apiVersion))) return [];
   const sites: PodSite[] = [];
-  searchPodSpecs(resource, object.spec, ['spec'], sites);
+  const search: SearchState = { visited: new Set(), budget: MAX_SEARCH_NODES };
+  searchPodSpecs(resource, object.spec, ['spec'], sites, search);
   return sites;
 }
 
@@ -78,66 +94,127 @@ function isKubernetesGroup(group: string): boolean {
   return group === '' || !group.includes('.') || group.endsWith('.k8s.io');
 }
 
+interface SearchState {
+  /** Nodes already looked at: an alias shares one node between several places, which are searched once. */
+  visited: Set<object>;
+  budget: number;
+}
+
 /** Depth-first search for pod-spec-shaped objects; `path` is the way down from the object, joined into a pointer only on a match. */
-function searchPodSpecs(resource: Resource, node: unknown, path: (string | number)[], out: PodSite[]): void {
+function searchPodSpecs(resource: Resource, node: unknown, path: (string | number)[], out: PodSite[], search: SearchState): void {
   if (node === null || typeof node !== 'object' || path.length > MAX_SEARCH_DEPTH) return;
-  if (isPodSpecShaped(node, true)) {
+  if (search.visited.has(node) || --search.budget < 0) return;
+  search.visited.add(node);
+  if (isPodSpecShaped(node)) {
     out.push(makePodSite(resource, joinPointer(resource.pointer, ...path), node));
     return;
   }
   if (Array.isArray(node)) {
     for (let index = 0; index < node.length; index++) {
       path.push(index);
-      searchPodSpecs(resource, node[index], path, out);
+      searchPodSpecs(resource, node[index], path, out, search);
       path.pop();
     }
     return;
   }
-  for (const key in node) {
+  for (const key of Object.keys(node)) {
     path.push(key);
-    searchPodSpecs(resource, (node as Record<string, unknown>)[key], path, out);
+    searchPodSpecs(resource, (node as Record<string, unknown>)[key], path, out, search);
     path.pop();
   }
 }
 
 /**
- * A pod spec has a `containers` list. Inside custom resources we also require an image on every
- * container, so operator CRDs that carry partial container overrides (a name and some env) are
- * not mistaken for pods.
+ * Inside custom resources, a pod spec is an object whose `containers` is a non-empty list of
+ * objects that all name an image, so operator CRDs that carry partial container overrides (a
+ * name and some env) are not mistaken for pods.
  */
-function isPodSpecShaped(value: unknown, requireImages: boolean): value is PodSpec {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const containers = (value as { containers?: unknown }).containers;
-  if (!Array.isArray(containers)) return false;
-  if (!requireImages) return true;
-  return (
-    containers.length > 0 &&
-    containers.every((container) => container !== null && typeof container === 'object' && typeof container.image === 'string')
-  );
+function isPodSpecShaped(value: unknown): value is PodSpec {
+  if (!isObject(value)) return false;
+  const containers = value.containers;
+  return Array.isArray(containers) && containers.length > 0 && containers.every((container) => isObject(container) && typeof container.image === 'string');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSite {
   const objectPointer = resource.pointer;
   const isPod = pointer === joinPointer(objectPointer, 'spec') && resource.object.kind === 'Pod';
   const metadataPointer = isPod ? joinPointer(objectPointer, 'metadata') : pointer.replace(/\/spec$/, '/metadata');
-  const podMetadata = valueAt(resource.document, metadataPointer) as ObjectMeta | undefined;
+  const metadata = valueAt(resource.document, metadataPointer);
+  const runsToCompletion = RUN_TO_COMPLETION_KINDS.has(resource.object.kind);
+  const podRestartPolicy = restartPolicyOf(spec.restartPolicy) ?? (runsToCompletion ? 'OnFailure' : 'Always');
+  const containers = containerSites(spec, pointer, podRestartPolicy);
   return {
     resource,
     spec,
     pointer,
-    podMetadata: podMetadata !== null && typeof podMetadata === 'object' ? podMetadata : undefined,
-    containers: containerSites(spec, pointer),
-    longRunning: !RUN_TO_COMPLETION_KINDS.has(resource.object.kind) && !['Never', 'OnFailure'].includes(String(spec.restartPolicy)),
+    podMetadata: isObject(metadata) ? (metadata as ObjectMeta) : undefined,
+    containers,
+    longRunning: !runsToCompletion && podRestartPolicy === 'Always',
+    platform: groupOf(resource.object.apiVersion) === KNATIVE_SERVING_GROUP ? 'knative' : 'kubernetes',
+    decodeIssues: relevantPodIssues(decodeIssues(spec, POD_SPEC_TYPE, pointer, 'spec'), containers),
   };
 }
 
-function containerSites(spec: PodSpec, pointer: string): ContainerSite[] {
+/**
+ * The pod-level values that matter to probes: the container lists themselves, and hostNetwork when
+ * a probe names a host. A value elsewhere that the API server cannot decode is not probe-lint's
+ * to report (the object may be a template with placeholders); nothing is built on it either.
+ */
+function relevantPodIssues(issues: DecodeIssue[], containers: readonly ContainerSite[]): DecodeIssue[] {
+  const hostNamed = containers.some((site) => PROBE_FIELDS.some((field) => {
+    const probe = (site.container as unknown as Record<string, { httpGet?: { host?: unknown }; tcpSocket?: { host?: unknown } } | undefined>)[field];
+    return probe?.httpGet?.host !== undefined || probe?.tcpSocket?.host !== undefined;
+  }));
+  return issues.filter((issue) => !issue.pointer.endsWith('/hostNetwork') || hostNamed);
+}
+
+/**
+ * The values of a container that matter to its probes: the probes, its ports when a probe names
+ * one, its env when an exec probe expands $(VAR).
+ */
+function relevantContainerIssues(issues: DecodeIssue[], container: Record<string, unknown>, pointer: string): DecodeIssue[] {
+  if (issues.length === 0) return issues;
+  const probes = PROBE_FIELDS.map((field) => container[field]).filter(isObject);
+  const namesPort = probes.some((probe) => ['httpGet', 'tcpSocket'].some((handler) => typeof (probe[handler] as { port?: unknown } | undefined)?.port === 'string'));
+  const expands = probes.some((probe) => JSON.stringify((probe.exec as { command?: unknown } | undefined)?.command ?? '').includes('$('));
+  return issues.filter((issue) => {
+    const field = issue.pointer.slice(pointer.length + 1).split('/')[0];
+    if (field !== undefined && (PROBE_FIELDS as readonly string[]).includes(field)) return true;
+    if (field === 'ports') return namesPort;
+    if (field === 'env') return expands;
+    return false;
+  });
+}
+
+const PROBE_FIELDS = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+
+function restartPolicyOf(value: unknown): RestartPolicy | undefined {
+  return value === 'Always' || value === 'OnFailure' || value === 'Never' ? value : undefined;
+}
+
+function containerSites(spec: PodSpec, pointer: string, podRestartPolicy: RestartPolicy): ContainerSite[] {
   const sites: ContainerSite[] = [];
   const add = (list: unknown, field: string, roleOf: (container: Container) => ContainerRole) => {
     if (!Array.isArray(list)) return;
-    list.forEach((container: Container, index) => {
-      if (container === null || typeof container !== 'object') return;
-      sites.push({ name: String(container.name ?? `#${index}`), role: roleOf(container), container, pointer: joinPointer(pointer, field, index) });
+    list.forEach((container: unknown, index) => {
+      if (!isObject(container)) return;
+      const typed = container as unknown as Container;
+      const role = roleOf(typed);
+      const containerPointer = joinPointer(pointer, field, index);
+      sites.push({
+        name: typeof typed.name === 'string' ? typed.name : `#${index}`,
+        role,
+        container: typed,
+        pointer: containerPointer,
+        // A sidecar is restarted whatever the pod's policy; a regular container may set its own
+        // (ContainerRestartRules); an init container's policy is the pod's.
+        restartPolicy: role === 'sidecar' ? 'Always' : ((role === 'container' ? restartPolicyOf(typed.restartPolicy) : undefined) ?? podRestartPolicy),
+        decodeIssues: relevantContainerIssues(decodeIssues(container, CONTAINER_TYPE, containerPointer, `${field}[${index}]`), container, containerPointer),
+      });
     });
   };
   add(spec.containers, 'containers', () => 'container');

@@ -1,6 +1,6 @@
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
-import type { Position } from '../source/line-index.js';
 import { joinPointer } from './pointer.js';
+import type { Position } from './position.js';
 
 /** A decoded Kubernetes object: only what probe-lint relies on is typed. */
 export interface KubeObject {
@@ -28,14 +28,17 @@ export interface ResourceOrigin {
 
 /**
  * One Kubernetes object and where it sits. `pointer` is the object's place inside its document:
- * "" for a plain document, "/items/3" for an item of a List. Findings' pointers are relative to
- * the document, so a fix applies to exactly what the user wrote.
+ * "" for a plain document, "/items/3" for an item of a List, "/objects/0" for an object of an
+ * OpenShift Template. Findings' pointers are relative to the document, so a fix applies to exactly
+ * what the user wrote.
  */
 export interface Resource {
   object: KubeObject;
   document: unknown;
   pointer: string;
   origin: ResourceOrigin;
+  /** Set for the objects of an OpenShift Template: `${PARAM}` values are filled in when it is processed. */
+  parameterized?: true;
 }
 
 export function isKubeObject(value: unknown): value is KubeObject {
@@ -44,18 +47,80 @@ export function isKubeObject(value: unknown): value is KubeObject {
   return typeof candidate.apiVersion === 'string' && typeof candidate.kind === 'string' && candidate.kind !== '';
 }
 
-/** The resources of one document: the object itself, or the items of a `List` / `*List`. Anything else is not Kubernetes and yields nothing. */
+/**
+ * Objects that carry whole objects (apiVersion and kind), and where: kubectl applies what they
+ * hold, or a controller does. Their contents are linted as objects of their own.
+ */
+const WRAPPERS: readonly { group: string; kind: string; path: readonly string[]; many: boolean; parameterized?: true }[] = [
+  // OpenShift templates: `oc process` fills in ${PARAM} and creates `objects`.
+  { group: 'template.openshift.io', kind: 'Template', path: ['objects'], many: true, parameterized: true },
+  { group: '', kind: 'Template', path: ['objects'], many: true, parameterized: true },
+  // Open Cluster Management applies `spec.workload.manifests` on managed clusters.
+  { group: 'work.open-cluster-management.io', kind: 'ManifestWork', path: ['spec', 'workload', 'manifests'], many: true },
+  // Crossplane's provider-kubernetes applies `spec.forProvider.manifest`.
+  { group: 'kubernetes.crossplane.io', kind: 'Object', path: ['spec', 'forProvider', 'manifest'], many: false },
+  // A captured admission review: the object under review.
+  { group: 'admission.k8s.io', kind: 'AdmissionReview', path: ['request', 'object'], many: false },
+];
+
+/** Lists inside lists, and wrappers inside wrappers, are followed this deep. */
+const MAX_NESTING = 8;
+
+/**
+ * The resources of one document. Like kubectl (cli-runtime's FlattenListVisitor, and unstructured
+ * decoding, which treats any object with an `items` list as a list), the items of lists are
+ * flattened, lists inside lists too; the contents of well-known wrappers are expanded the same way.
+ * Anything that is not a Kubernetes object yields nothing.
+ */
 export function resourcesOfDocument(document: unknown, origin: ResourceOrigin): Resource[] {
-  if (!isKubeObject(document)) return [];
-  const items = document.items;
-  if (document.kind.endsWith('List') && Array.isArray(items)) {
-    const resources: Resource[] = [];
-    items.forEach((item, index) => {
-      if (isKubeObject(item)) resources.push({ object: item, document, pointer: joinPointer('', 'items', index), origin });
-    });
-    return resources;
+  const resources: Resource[] = [];
+  collect(document, document, '', origin, false, 0, resources);
+  return resources;
+}
+
+function collect(value: unknown, document: unknown, pointer: string, origin: ResourceOrigin, parameterized: boolean, depth: number, out: Resource[]): void {
+  if (!isKubeObject(value)) return;
+  if (depth < MAX_NESTING) {
+    if (Array.isArray(value.items)) {
+      value.items.forEach((item, index) => collect(item, document, joinPointer(pointer, 'items', index), origin, parameterized, depth + 1, out));
+      return;
+    }
+    const wrapper = wrapperOf(value);
+    if (wrapper !== undefined) {
+      const inner = valueAtPath(value, wrapper.path);
+      const innerPointer = joinPointer(pointer, ...wrapper.path);
+      const innerParameterized = parameterized || wrapper.parameterized === true;
+      if (wrapper.many && Array.isArray(inner)) {
+        inner.forEach((item, index) => collect(item, document, joinPointer(innerPointer, index), origin, innerParameterized, depth + 1, out));
+      } else if (!wrapper.many) {
+        collect(inner, document, innerPointer, origin, innerParameterized, depth + 1, out);
+      }
+      return;
+    }
   }
-  return [{ object: document, document, pointer: '', origin }];
+  const resource: Resource = { object: value, document, pointer, origin };
+  if (parameterized) resource.parameterized = true;
+  out.push(resource);
+}
+
+function wrapperOf(object: KubeObject): (typeof WRAPPERS)[number] | undefined {
+  const group = groupOf(object.apiVersion);
+  return WRAPPERS.find((wrapper) => wrapper.kind === object.kind && wrapper.group === group);
+}
+
+function valueAtPath(value: unknown, path: readonly string[]): unknown {
+  let node = value;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** The API group of an apiVersion: "" for the core group ("v1"). */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash === -1 ? '' : apiVersion.slice(0, slash);
 }
 
 /** An object that is its own document (admission, audit): pointers are into the object itself. */
@@ -65,9 +130,10 @@ export function standaloneResource(object: KubeObject): Resource {
 
 export function identityOf(object: KubeObject): ResourceIdentity {
   const identity: ResourceIdentity = { apiVersion: object.apiVersion, kind: object.kind };
-  const name = object.metadata?.name ?? object.metadata?.generateName;
+  const metadata = object.metadata as Record<string, unknown> | undefined | null;
+  const name = typeof metadata?.name === 'string' ? metadata.name : metadata?.generateName;
   if (typeof name === 'string') identity.name = name;
-  if (typeof object.metadata?.namespace === 'string') identity.namespace = object.metadata.namespace;
+  if (typeof metadata?.namespace === 'string') identity.namespace = metadata.namespace;
   return identity;
 }
 

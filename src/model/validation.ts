@@ -13,3 +13,8 @@ export function isValidPortNumber(port: number): boolean {
 export function isValidHeaderName(name: unknown): boolean {
   return typeof name === 'string' && /^[-A-Za-z0-9]+$/.test(name);
 }
+
+/** A `${PARAM}` or `${{PARAM}}` of an OpenShift Template, filled in when the template is processed: not a value to judge yet. */
+export function isTemplateParameter(value: unknown, parameterized: boolean | undefined): boolean {
+  return parameterized === true && typeof value === 'string' && /\$\{\{?[A-Za-z0-9_]+\}?\}/.test(value);
+}

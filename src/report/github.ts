@@ -1,5 +1,7 @@
 import type { Severity } from '../engine/rule.js';
-import { standaloneMessage, type ReportInput } from './located.js';
+import { standaloneMessage } from './finding-text.js';
+import type { ReportInput } from './located.js';
+import { plural } from './text.js';
 
 const COMMANDS: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
@@ -14,8 +16,12 @@ export function formatGithub(input: ReportInput): string {
     lines.push(`::${COMMANDS[finding.severity]} ${props}::${escapeData(standaloneMessage(finding))}`);
   }
   const { summary } = input;
-  lines.push(`probe-lint: ${summary.errors} errors, ${summary.warnings} warnings, ${summary.infos} infos in ${summary.files} files`);
+  lines.push(`probe-lint: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${count(summary.infos, 'info')} in ${count(summary.files, 'file')}`);
   return lines.join('\n') + '\n';
+}
+
+function count(value: number, word: string): string {
+  return `${value} ${plural(value, word)}`;
 }
 
 function properties(values: Record<string, string | number | undefined>): string {

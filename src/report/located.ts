@@ -1,6 +1,6 @@
 import type { Finding, SuppressedFinding } from '../engine/finding.js';
 import { positionOf } from '../engine/finding.js';
-import type { Rule, Severity } from '../engine/rule.js';
+import type { AnyRule, Severity } from '../engine/rule.js';
 import { describeResource } from '../model/resource.js';
 
 /** A finding with its place in the source resolved; what every report format prints. */
@@ -36,9 +36,13 @@ export interface ReportInput {
   suppressed: LocatedSuppressed[];
   inputErrors: InputError[];
   summary: Summary;
-  rules: readonly Rule[];
+  /** Findings below --min-severity, counted but not shown. */
+  hidden: number;
+  rules: readonly AnyRule[];
   showSuppressed: boolean;
   color: boolean;
+  /** Terminal width, when the report goes to a terminal: text wraps messages to it. */
+  columns: number | undefined;
   toolVersion: string;
 }
 
@@ -64,12 +68,6 @@ export function compareText(a: string, b: string): number {
 export function summarize(findings: readonly Finding[], counts: { files: number; resources: number; containers: number }): Summary {
   const count = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length;
   return { ...counts, errors: count('error'), warnings: count('warning'), infos: count('info') };
-}
-
-/** "Deployment/shop/web, container "app": <message>": a finding readable on its own, for text, annotations and admission warnings. */
-export function standaloneMessage(finding: Finding): string {
-  const container = finding.container === undefined ? '' : `, container "${finding.container}"`;
-  return `${describeResource(finding.identity)}${container}: ${finding.message}`;
 }
 
 /** "file:12:7", or the object's name when there is no file (admission, audit). */

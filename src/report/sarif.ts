@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import type { Severity } from '../engine/rule.js';
 import { readRuleDocs, ruleDocsUrl } from '../engine/rule-docs.js';
-import { standaloneMessage, type ReportInput } from './located.js';
+import { standaloneMessage } from './finding-text.js';
+import type { ReportInput } from './located.js';
 
 const LEVELS: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 

@@ -1,48 +1,74 @@
 import type { Severity } from '../engine/rule.js';
-import { standaloneMessage, whereText, type LocatedFinding, type ReportInput } from './located.js';
+import { standaloneMessage } from './finding-text.js';
+import { whereText, type LocatedFinding, type ReportInput } from './located.js';
 
 const COLORS: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
 const RESET = '\x1b[0m';
 const DIM = '\x1b[2m';
+const RULE_WIDTH = 24;
 
-/** Grouped by file: `file:line:column  severity  rule  message`, then one summary line. */
+/**
+ * Grouped by file: `file:line:column  severity  rule  message`, then one summary line. On a
+ * terminal of known width the message wraps under its line, indented, instead of running on.
+ */
 export function formatText(input: ReportInput): string {
   const paint = (code: string, text: string) => (input.color ? `${code}${text}${RESET}` : text);
   const lines: string[] = [];
   const groups = new Map<string, string[]>();
   const group = (key: string) => groups.get(key) ?? groups.set(key, []).get(key)!;
+  const entry = (head: string, message: string) => (input.columns === undefined ? `${head}  ${message}` : `${head}\n${wrap(message, input.columns - 4, '    ')}`);
 
   for (const error of input.inputErrors) {
-    const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column}`;
-    group(error.file).push(`${where}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(24)}  ${error.message}`);
+    const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
+    group(error.file).push(entry(`${where}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, error.message));
   }
   const line = (finding: LocatedFinding, suffix = '') =>
-    `${whereText(finding)}  ${paint(COLORS[finding.severity], finding.severity.padEnd(7))}  ${finding.rule.padEnd(24)}  ${standaloneMessage(finding)}${suffix}`;
+    entry(`${whereText(finding)}  ${paint(COLORS[finding.severity], finding.severity.padEnd(7))}  ${finding.rule.padEnd(RULE_WIDTH)}`, `${standaloneMessage(finding)}${suffix}`);
   for (const finding of input.findings) group(finding.file ?? finding.identity.kind).push(line(finding));
   if (input.showSuppressed) {
     for (const finding of input.suppressed) {
-      group(finding.file ?? finding.identity.kind).push(paint(DIM, `${line(finding)} [suppressed by ${finding.suppression.by}: ${finding.suppression.reason}]`));
+      group(finding.file ?? finding.identity.kind).push(paint(DIM, line(finding, ` [suppressed by ${finding.suppression.by}: ${finding.suppression.reason}]`)));
     }
   }
-  for (const [file, entries] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
-    lines.push(paint('\x1b[4m', file), ...entries.map((entry) => `  ${entry}`), '');
+  for (const [file, entries] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    lines.push(paint('\x1b[4m', file), ...entries.map((text) => `  ${text}`), '');
   }
   lines.push(summaryLine(input, paint));
   return lines.join('\n') + '\n';
 }
 
-function summaryLine(input: ReportInput, paint: (code: string, text: string) => string): string {
+/** The last line: never a success mark when something went wrong, and input errors said first. */
+export function summaryLine(input: ReportInput, paint: (code: string, text: string) => string): string {
   const { summary } = input;
   const problems = summary.errors + summary.warnings + summary.infos;
   const scope = `${summary.files} ${plural(summary.files, 'file')}, ${summary.resources} ${plural(summary.resources, 'resource')}, ${summary.containers} ${plural(summary.containers, 'container')}`;
   const suppressed = input.suppressed.length ? `; ${input.suppressed.length} suppressed` : '';
-  const inputErrors = input.inputErrors.length ? `; ${input.inputErrors.length} ${plural(input.inputErrors.length, 'input error')}` : '';
-  if (problems === 0) return `${paint('\x1b[32m', '✔')} no problems in ${scope}${suppressed}${inputErrors}`;
-  const parts = `${summary.errors} ${plural(summary.errors, 'error')}, ${summary.warnings} ${plural(summary.warnings, 'warning')}, ${summary.infos} ${plural(summary.infos, 'info')}`;
+  const hidden = input.hidden ? `; ${input.hidden} below --min-severity not shown` : '';
+  const counts = `${summary.errors} ${plural(summary.errors, 'error')}, ${summary.warnings} ${plural(summary.warnings, 'warning')}, ${summary.infos} ${plural(summary.infos, 'info')}`;
+  if (input.inputErrors.length > 0) {
+    const errors = `${input.inputErrors.length} ${plural(input.inputErrors.length, 'input error')}`;
+    return `${paint(COLORS.error, '✖')} ${errors}; ${problems} ${plural(problems, 'problem')} (${counts}) in ${scope}${suppressed}${hidden}`;
+  }
+  if (problems === 0) return `${paint('\x1b[32m', '✔')} no problems in ${scope}${suppressed}${hidden}`;
   const mark = summary.errors ? paint(COLORS.error, '✖') : summary.warnings ? paint(COLORS.warning, '⚠') : paint(COLORS.info, 'ℹ');
-  return `${mark} ${problems} ${plural(problems, 'problem')} (${parts}) in ${scope}${suppressed}${inputErrors}`;
+  return `${mark} ${problems} ${plural(problems, 'problem')} (${counts}) in ${scope}${suppressed}${hidden}`;
 }
 
-function plural(count: number, word: string): string {
+/** Word-wraps `text` to `width` columns, each line starting with `indent`. */
+export function wrap(text: string, width: number, indent: string): string {
+  const room = Math.max(20, width - indent.length);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    if (current !== '' && current.length + 1 + word.length > room) {
+      lines.push(indent + current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  if (current !== '') lines.push(indent + current);
+  return lines.join('\n');
+}
+
+export function plural(count: number, word: string): string {
   return count === 1 ? word : `${word}s`;
 }

@@ -1,13 +1,20 @@
-import type { LintDocument } from '../engine/engine.js';
+import type { LintDocument, SourceIssue } from '../model/document.js';
 import { resourcesOfDocument } from '../model/resource.js';
+import type { RenderedOrigin } from './rendered.js';
 import type { SourceFile } from './source-file.js';
 
-/** The engine's view of a parsed file: per document, its Kubernetes resources and duplicate keys. */
-export function lintDocumentsOf(source: SourceFile): LintDocument[] {
+/** The engine's view of a parsed file: per document, its Kubernetes resources and the issues of its source text. */
+export function lintDocumentsOf(source: SourceFile, rendered?: RenderedOrigin): LintDocument[] {
+  void rendered;
   return source.documents.map((document) => {
     const locate = (pointer: string) => source.locate(document.index, pointer);
     const resources = resourcesOfDocument(document.value, { file: source.file, documentIndex: document.index, locate });
-    const duplicateKeys = resources.length ? source.duplicateKeys.filter((duplicate) => duplicate.documentIndex === document.index) : [];
-    return { resources, duplicateKeys };
+    const sourceIssues: SourceIssue[] = [];
+    if (resources.length > 0) {
+      for (const duplicate of source.duplicateKeys) {
+        if (duplicate.documentIndex === document.index) sourceIssues.push({ kind: 'duplicate-key', position: duplicate.position, detail: { key: duplicate.key } });
+      }
+    }
+    return { resources, sourceIssues };
   });
 }

@@ -1,75 +1,153 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import type { RenderedOrigin } from './rendered.js';
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 /** Directories that never hold the user's manifests. */
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
+/** Larger inputs are refused with a clear error rather than exhausting memory (a 256 MiB `kubectl get -o json` dump is far past any cluster's). */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export interface InputFile {
   /** The path as the user will recognise it, or "-" for stdin. */
   path: string;
   text: string;
+  /** Set for the output of `helm template` or `kustomize build`: where each document came from. */
+  rendered?: RenderedOrigin;
 }
 
 export interface InputProblem {
   path: string;
   message: string;
+  line?: number;
+  column?: number;
+}
+
+export interface ReadResult {
+  files: InputFile[];
+  problems: InputProblem[];
+  /** Things the user should know that are not errors (a chart skipped with --no-render). */
+  notices: string[];
 }
 
 /**
  * Expands the command-line paths: files as given, directories recursively (*.yaml, *.yml,
- * *.json, sorted), "-" for stdin. A path that cannot be read is a problem, not a crash; the
- * others are still read.
+ * *.json, sorted), "-" for stdin. Only regular files are read (a FIFO or a device named *.yaml
+ * would block or never end). A path that cannot be read is a problem, not a crash; the others
+ * are still read.
  */
-export function readInputs(paths: readonly string[], readStdin: () => string): { files: InputFile[]; problems: InputProblem[] } {
+export function readPlainInputs(paths: readonly string[], readStdin: () => string | Buffer): ReadResult {
   const files: InputFile[] = [];
   const problems: InputProblem[] = [];
   const read = (path: string) => {
-    try {
-      files.push({ path, text: readFileSync(path, 'utf8') });
-    } catch (error) {
-      problems.push({ path, message: describeFsError(error) });
-    }
-  };
-  const walk = (directory: string) => {
-    let entries;
-    try {
-      entries = readdirSync(directory, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch (error) {
-      problems.push({ path: directory, message: describeFsError(error) });
-      return;
-    }
-    for (const entry of entries) {
-      const path = join(directory, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(path);
-      } else if (MANIFEST_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
-        read(path);
-      }
-    }
+    const outcome = readManifestFile(path);
+    if ('text' in outcome) files.push({ path, text: outcome.text });
+    else problems.push({ path, message: outcome.problem });
   };
   for (const path of paths) {
     if (path === '-') {
-      files.push({ path: '-', text: readStdin() });
+      const input = readStdin();
+      const decoded = typeof input === 'string' ? { text: input } : decodeText(input);
+      if ('text' in decoded) files.push({ path: '-', text: decoded.text });
+      else problems.push({ path: '-', message: decoded.problem });
       continue;
     }
     let isDirectory: boolean;
     try {
       isDirectory = statSync(path).isDirectory();
     } catch (error) {
-      problems.push({ path, message: describeFsError(error) });
+      problems.push({ path, message: `cannot read: ${describeFsError(error)}` });
       continue;
     }
-    if (isDirectory) walk(path);
+    if (isDirectory) for (const file of manifestFilesUnder(path, problems)) read(file);
     else read(path);
   }
-  return { files, problems };
+  return { files, problems, notices: [] };
 }
 
-function describeFsError(error: unknown): string {
+/** *.yaml, *.yml and *.json under a directory, sorted, skipping node_modules and .git. */
+export function manifestFilesUnder(directory: string, problems: InputProblem[]): string[] {
+  const found: string[] = [];
+  const walk = (current: string) => {
+    let entries;
+    try {
+      entries = readdirSync(current, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (error) {
+      problems.push({ path: current, message: `cannot read: ${describeFsError(error)}` });
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(path);
+      } else if (MANIFEST_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+        found.push(path);
+      }
+    }
+  };
+  walk(directory);
+  return found;
+}
+
+/** Reads one manifest: a regular file, at most MAX_INPUT_BYTES, as UTF-8 (or UTF-16 with a byte-order mark). */
+export function readManifestFile(path: string): { text: string } | { problem: string } {
+  let descriptor: number;
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below as not a regular file.
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return { problem: `cannot read: ${describeFsError(error)}` };
+  }
+  try {
+    const stat = fstatSync(descriptor);
+    if (!stat.isFile()) return { problem: `cannot read: not a regular file (${kindOf(stat)}); only files are linted` };
+    if (stat.size > MAX_INPUT_BYTES) return { problem: `cannot read: ${Math.round(stat.size / 1048576)} MiB is larger than the ${MAX_INPUT_BYTES / 1048576} MiB probe-lint reads; split the file` };
+    const buffer = Buffer.alloc(stat.size);
+    let offset = 0;
+    while (offset < buffer.length) {
+      const count = readSync(descriptor, buffer, offset, buffer.length - offset, offset);
+      if (count === 0) break;
+      offset += count;
+    }
+    return decodeText(buffer.subarray(0, offset));
+  } catch (error) {
+    return { problem: `cannot read: ${describeFsError(error)}` };
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * Text as the YAML parser will see it: UTF-8 (kubectl's parser accepts nothing else but UTF-16
+ * with a byte-order mark). Bytes that are not UTF-8 are an error naming where they are, never
+ * silently replaced (a --fix would otherwise rewrite them).
+ */
+function decodeText(buffer: Buffer): { text: string } | { problem: string } {
+  if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(buffer.subarray(2)) };
+  if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(buffer.subarray(2)) };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer) };
+  } catch {
+    const text = buffer.toString('utf8');
+    const bad = text.indexOf('\uFFFD');
+    const line = text.slice(0, bad).split('\n').length;
+    return { problem: `not valid UTF-8 text (line ${line}): YAML manifests must be UTF-8; convert the file (e.g. iconv -f latin1 -t utf-8)` };
+  }
+}
+
+function kindOf(stat: import('node:fs').Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isDirectory()) return 'a directory';
+  return 'a special file';
+}
+
+export function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file or directory';
   if (code === 'EACCES') return 'permission denied';
   if (code === 'EISDIR') return 'is a directory';
+  if (code === 'ELOOP') return 'too many levels of symbolic links';
   return (error as Error).message;
 }

@@ -1,11 +1,9 @@
 import jsYaml from 'js-yaml';
-import { LineIndex, type Position } from './line-index.js';
-import { itemOf, memberOf, PositionRecorder } from './yaml-positions.js';
 import { parsePointer } from '../model/pointer.js';
-
-/** YAML 1.2 core scalars plus merge keys: what Kubernetes manifests use, without js-yaml's timestamp and binary types. */
-const jsYamlTypes = (jsYaml as unknown as { types: { merge: jsYaml.Type } }).types;
-const MANIFEST_SCHEMA = jsYaml.CORE_SCHEMA.extend([jsYamlTypes.merge]);
+import type { Position } from '../model/position.js';
+import { LineIndex } from './line-index.js';
+import { KUBECTL_SCHEMA } from './yaml11-schema.js';
+import { itemOf, memberOf, PositionRecorder } from './yaml-positions.js';
 
 export interface ParseError {
   file: string;
@@ -92,7 +90,7 @@ export class SourceFile {
     // `json: true` lets a later duplicate key win instead of throwing.
     jsYaml.loadAll(text, (value) => this.documents.push({ index: this.documents.length, value }), {
       filename: this.file,
-      schema: MANIFEST_SCHEMA,
+      schema: KUBECTL_SCHEMA,
       json: lenient,
       listener: this.recorder.listener,
     });

@@ -1,6 +1,6 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
-/** The webhook's Prometheus metrics, on a registry of its own (one per server). */
+/** The webhook's Prometheus metrics, on a registry of its own (one per server). Every label has a bounded set of values. */
 export class WebhookMetrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
@@ -22,9 +22,21 @@ export class WebhookMetrics {
     labelNames: ['rule', 'severity'] as const,
     registers: [this.registry],
   });
+  readonly suppressed = new Counter({
+    name: 'probe_lint_suppressed_findings_total',
+    help: 'Findings hidden by a probe-lint.dev/ignore annotation on the object, by rule.',
+    labelNames: ['rule'] as const,
+    registers: [this.registry],
+  });
   readonly patches = new Counter({
     name: 'probe_lint_patches_applied_total',
     help: 'Fixes sent in mutating responses (dry runs excluded), by rule.',
+    labelNames: ['rule'] as const,
+    registers: [this.registry],
+  });
+  readonly patchConflicts = new Counter({
+    name: 'probe_lint_patch_conflicts_total',
+    help: 'Fixes left out of a mutating response because an earlier fix touched the same place, by rule.',
     labelNames: ['rule'] as const,
     registers: [this.registry],
   });
@@ -34,9 +46,15 @@ export class WebhookMetrics {
     labelNames: ['rule'] as const,
     registers: [this.registry],
   });
+  readonly unreadable = new Counter({
+    name: 'probe_lint_unreadable_objects_total',
+    help: 'Objects probe-lint could not check (too many containers, too deep, or an internal error), by endpoint.',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
   readonly badRequests = new Counter({
     name: 'probe_lint_bad_requests_total',
-    help: 'Requests answered with a 4xx because the body was not a usable AdmissionReview.',
+    help: 'Requests answered with a 4xx, by route (unknown paths are "other") and status.',
     labelNames: ['endpoint', 'status'] as const,
     registers: [this.registry],
   });

@@ -1,16 +1,14 @@
 import fastJsonPatch from 'fast-json-patch';
 import type { WebhookConfig } from '../engine/config.js';
 import type { Engine } from '../engine/engine.js';
-import type { PatchOperation } from '../engine/rule.js';
+import type { AnyRule, PatchOperation } from '../engine/rule.js';
 import { escapeSegment } from '../model/pointer.js';
 import { isKubeObject } from '../model/resource.js';
-import { lintAdmitted } from './admission-lint.js';
+import { lintAdmitted, type AdmissionLimits } from './admission-lint.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 import type { NamespacePolicy } from './namespace-policy.js';
 
 export const INJECTED_ANNOTATION = 'probe-lint.dev/injected';
-const STARTUP_PROBE_RULE = 'liveness-without-startup-probe';
-const DEFAULT_FIX_AT_ADMISSION = [STARTUP_PROBE_RULE];
 /** A fix may only touch a container's probes: anything else is not ours to change at admission. */
 const PROBE_PATH = /\/(?:containers|initContainers)\/\d+\/(?:livenessProbe|readinessProbe|startupProbe)(?:\/|$)/;
 
@@ -22,56 +20,80 @@ export interface MutationOutcome {
   /** Rule and container of every fix in the patch. */
   applied: string[];
   operations: PatchOperation[];
+  /** Fixes left out because they touch what an earlier fix in the same patch touches. */
+  conflicts: { rule: string; container: string | undefined; path: string }[];
+}
+
+/** The rules that may fix at admission: those with an admission opt-in, narrowed by `webhook.fixAtAdmission`. */
+export function admissionFixRules(rules: readonly AnyRule[], config: WebhookConfig): AnyRule[] {
+  const listed = config.fixAtAdmission;
+  return rules.filter((rule) => rule.meta.admission !== undefined && rule.meta.fix !== undefined && (listed === undefined || listed.includes(rule.meta.id)));
 }
 
 /**
- * The mutating review: the engine's fixes for the rules configured to fix at admission, as one
- * JSON Patch. Pods only on CREATE (their probes are immutable afterwards); workload templates only
- * when configured, since a patched template is drift to GitOps tools. After the patch the rules no
- * longer find what they fixed, so a reinvocation (reinvocationPolicy: IfNeeded) patches nothing.
+ * The mutating review: the fixes of the rules opted in for this object, as one JSON Patch. Pods
+ * only on CREATE (their probes are immutable afterwards); workload templates only when configured,
+ * since a patched template is drift to GitOps tools. After the patch the rules no longer find what
+ * they fixed, so a reinvocation (reinvocationPolicy: IfNeeded) patches nothing. Linear in the size
+ * of the object: fixes are checked for overlap by path, and the patch is applied once to verify it.
  */
-export function mutateRequest(request: AdmissionRequest, engine: Engine, policy: NamespacePolicy, config: WebhookConfig): MutationOutcome {
-  const unchanged = (decision: MutationDecision): MutationOutcome => ({ response: { uid: request.uid, allowed: true }, decision, applied: [], operations: [] });
+export function mutateRequest(request: AdmissionRequest, engine: Engine, policy: NamespacePolicy, config: WebhookConfig, fixRules: readonly AnyRule[], limits: AdmissionLimits): MutationOutcome {
+  const unchanged = (decision: MutationDecision): MutationOutcome => ({ response: { uid: request.uid, allowed: true }, decision, applied: [], operations: [], conflicts: [] });
   const object = request.object;
   if (!isKubeObject(object) || policy.modeFor(request.namespace) === 'off') return unchanged('skipped');
   const isPod = object.kind === 'Pod';
   if (isPod ? request.operation !== 'CREATE' : !(config.mutateTemplates && (request.operation === 'CREATE' || request.operation === 'UPDATE'))) {
     return unchanged('skipped');
   }
-
-  const rules = new Set(config.fixAtAdmission ?? DEFAULT_FIX_AT_ADMISSION);
-  if (!policy.injectsStartupProbe(request.namespace, object.metadata?.annotations ?? undefined)) rules.delete(STARTUP_PROBE_RULE);
+  const annotations = objectAnnotations(object.metadata);
+  const rules = new Set(fixRules.filter((rule) => policy.optedIn(rule.meta.admission!.optIn, request.namespace, annotations)).map((rule) => rule.meta.id));
   if (rules.size === 0) return unchanged('skipped');
-  const result = lintAdmitted(engine, object);
-  if (result === undefined) return unchanged('skipped');
+  const linted = lintAdmitted(engine, object, limits);
+  if (linted.kind !== 'linted') return unchanged('skipped');
 
-  let patched: unknown = structuredClone(object);
   const operations: PatchOperation[] = [];
   const applied: string[] = [];
-  for (const finding of result.findings) {
+  const conflicts: MutationOutcome['conflicts'] = [];
+  const touched: string[] = [];
+  for (const finding of linted.result.findings) {
     if (!rules.has(finding.rule) || !finding.fix?.length || !finding.fix.every((operation) => PROBE_PATH.test(operation.path))) continue;
-    try {
-      patched = fastJsonPatch.applyPatch(patched, structuredClone(finding.fix), true, false).newDocument;
-    } catch {
-      continue; // conflicts with a fix already in the patch
+    const clash = finding.fix.find((operation) => touched.some((path) => overlapping(path, operation.path)));
+    if (clash !== undefined) {
+      conflicts.push({ rule: finding.rule, container: finding.container, path: clash.path });
+      continue;
     }
+    touched.push(...finding.fix.map((operation) => operation.path));
     operations.push(...finding.fix);
     applied.push(`${finding.rule}:${finding.container ?? ''}`);
   }
-  if (operations.length === 0) return unchanged('unchanged');
-  operations.push(...annotationOperations(object.metadata?.annotations ?? undefined, applied));
+  if (operations.length === 0) return { ...unchanged('unchanged'), conflicts };
+  operations.push(...annotationOperations(annotations, applied));
+  // One application to a copy proves the API server can apply it (a patch that fails there is a 500 for the user).
+  fastJsonPatch.applyPatch(structuredClone(object), structuredClone(operations), true, true);
   return {
     response: { uid: request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(operations)).toString('base64') },
     decision: 'patched',
     applied,
     operations,
+    conflicts,
   };
 }
 
+/** Two paths touch the same place when one is the other or lies under it. */
+function overlapping(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+function objectAnnotations(metadata: unknown): Record<string, unknown> | undefined {
+  const annotations = (metadata as { annotations?: unknown } | undefined)?.annotations;
+  return annotations !== null && typeof annotations === 'object' && !Array.isArray(annotations) ? (annotations as Record<string, unknown>) : undefined;
+}
+
 /** Records what was injected in `probe-lint.dev/injected`, merged with any earlier record. */
-function annotationOperations(annotations: Record<string, string> | undefined, applied: string[]): PatchOperation[] {
-  if (annotations === undefined || annotations === null) return [{ op: 'add', path: '/metadata/annotations', value: { [INJECTED_ANNOTATION]: applied.join(',') } }];
-  const earlier = annotations[INJECTED_ANNOTATION]?.split(',').filter(Boolean) ?? [];
+function annotationOperations(annotations: Record<string, unknown> | undefined, applied: string[]): PatchOperation[] {
+  if (annotations === undefined) return [{ op: 'add', path: '/metadata/annotations', value: { [INJECTED_ANNOTATION]: applied.join(',') } }];
+  const earlierValue = annotations[INJECTED_ANNOTATION];
+  const earlier = typeof earlierValue === 'string' ? earlierValue.split(',').filter(Boolean) : [];
   const value = [...new Set([...earlier, ...applied])].join(',');
   return [{ op: 'add', path: `/metadata/annotations/${escapeSegment(INJECTED_ANNOTATION)}`, value }];
 }

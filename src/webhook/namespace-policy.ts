@@ -1,17 +1,19 @@
+import type { NamespaceLabels } from '../cluster/namespace-cache.js';
 import type { WebhookConfig, WebhookMode } from '../engine/config.js';
+import type { AdmissionOptIn } from '../engine/rule.js';
 
 export const MODE_LABEL = 'probe-lint.dev/mode';
-export const INJECT_LABEL = 'probe-lint.dev/inject-startup-probe';
-const MODES = new Set<WebhookMode>(['enforce', 'warn', 'off']);
+const MODES = new Set<string>(['enforce', 'warn', 'off']);
+const STRICTNESS: Record<WebhookMode, number> = { off: 0, warn: 1, enforce: 2 };
 
-/** Where namespace labels come from: the cluster cache when there is one. Never blocks. */
-export interface NamespaceLabels {
-  labelsOf(namespace: string): Readonly<Record<string, string>> | undefined;
-}
+export type { NamespaceLabels } from '../cluster/namespace-cache.js';
 
 /**
- * Mode and startup-probe injection per namespace: the namespace's labels when the cluster cache
- * knows them, else the config's `webhook.namespaces` entry, else the config's defaults.
+ * Mode and admission opt-ins per namespace. The platform decides: a namespace's entry in the
+ * config wins; the namespace label `probe-lint.dev/mode` may only make a namespace stricter than the
+ * config's default (`webhook.namespaceLabels: tighten-only`, the default, since whoever may label
+ * a namespace may be a tenant), or set any mode when the config trusts labels (`trusted`), or is
+ * disregarded (`ignored`). Labels come from the cluster cache; the admission path never waits on it.
  */
 export class NamespacePolicy {
   constructor(
@@ -20,20 +22,32 @@ export class NamespacePolicy {
   ) {}
 
   modeFor(namespace: string | undefined): WebhookMode {
-    const label = namespace === undefined ? undefined : this.labels?.labelsOf(namespace)?.[MODE_LABEL];
-    if (label !== undefined && MODES.has(label as WebhookMode)) return label as WebhookMode;
-    return (namespace === undefined ? undefined : this.config.namespaces?.[namespace]?.mode) ?? this.config.mode ?? 'warn';
+    const pinned = namespace === undefined ? undefined : this.config.namespaces?.[namespace]?.mode;
+    if (pinned !== undefined) return pinned;
+    const base = this.config.mode ?? 'warn';
+    const trust = this.config.namespaceLabels ?? 'tighten-only';
+    const label = namespace === undefined || trust === 'ignored' ? undefined : this.labels?.labelsOf(namespace)?.[MODE_LABEL];
+    if (label === undefined || !MODES.has(label)) return base;
+    const mode = label as WebhookMode;
+    if (trust === 'trusted') return mode;
+    return STRICTNESS[mode] > STRICTNESS[base] ? mode : base;
   }
 
-  /** Injection is on by config, by the namespace label, or by the object's annotation of the same name. */
-  injectsStartupProbe(namespace: string | undefined, objectAnnotations: Record<string, string> | undefined): boolean {
-    if (objectAnnotations?.[INJECT_LABEL] === 'true') return true;
+  /**
+   * A rule's admission fix is opted into by the object's annotation of the opt-in's name (it
+   * concerns only that object), the namespace's config entry, the namespace label (unless labels
+   * are ignored), or the config's default.
+   */
+  optedIn(optIn: AdmissionOptIn, namespace: string | undefined, objectAnnotations: Readonly<Record<string, unknown>> | undefined): boolean {
+    if (objectAnnotations?.[optIn.label] === 'true') return true;
     if (namespace !== undefined) {
-      const label = this.labels?.labelsOf(namespace)?.[INJECT_LABEL];
-      if (label !== undefined) return label === 'true';
-      const configured = this.config.namespaces?.[namespace]?.injectStartupProbe;
-      if (configured !== undefined) return configured;
+      const configured = this.config.namespaces?.[namespace]?.[optIn.configKey];
+      if (typeof configured === 'boolean') return configured;
+      if (this.config.namespaceLabels !== 'ignored') {
+        const label = this.labels?.labelsOf(namespace)?.[optIn.label];
+        if (label !== undefined) return label === 'true';
+      }
     }
-    return this.config.injectStartupProbe ?? false;
+    return this.config[optIn.configKey] === true;
   }
 }

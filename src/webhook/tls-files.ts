@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createSecureContext, type SecureContext } from 'node:tls';
+import { createSecureContext } from 'node:tls';
 
 export interface TlsFiles {
   certFile: string;
@@ -40,5 +40,3 @@ export function loadTlsMaterial(files: TlsFiles): TlsMaterial {
 export function secureContextOptions(material: TlsMaterial): { cert: Buffer; key: Buffer; ca?: Buffer } {
   return { cert: material.cert, key: material.key, ...(material.ca ? { ca: material.ca } : {}) };
 }
-
-export type { SecureContext };

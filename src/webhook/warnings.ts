@@ -1,29 +1,34 @@
-// Admission warnings (reference §5): a warning with a control character is silently dropped by the
-// API server, and past 4,096 runes in total they are cut to 256 runes each, then dropped. So each
-// finding becomes one short line, and the list stays inside the budget.
+// Admission warnings (apiserver endpoints/filters/warning.go): a warning with a control character
+// is silently dropped; past 4,096 runes in total, every warning is re-emitted cut to 256 runes and
+// later ones stop. So each finding becomes one line written for it (the rule's short message),
+// under 256 runes and never cut mid-word, errors first, inside the total budget.
 import type { Finding } from '../engine/finding.js';
+import { severityRank } from '../engine/finding.js';
+import { shortLine } from '../report/finding-text.js';
 
 export const WARNING_BUDGET_RUNES = 4096;
-export const WARNING_TARGET_RUNES = 120;
+export const WARNING_MAX_RUNES = 256;
+/** Room kept for the line that says how many findings did not fit. */
+const MORE_LINE_RESERVE = 80;
 
-/** One line of at most `WARNING_TARGET_RUNES` runes, no control characters. */
+/** One finding as one admission warning: its short message, at most 256 runes, cut only between words. */
 export function warningLine(finding: Finding): string {
-  const container = finding.container === undefined ? '' : `container "${finding.container}": `;
-  // The first clause of a message says what is wrong with the numbers; the rest is in `probe-lint explain`.
-  const clause = finding.message.split(/: (?=[a-z])/)[0]!.replace(/\.$/, '');
-  const line = `${container}${clause} [${finding.rule}]`.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
-  return truncateRunes(line, WARNING_TARGET_RUNES, ` [${finding.rule}]`);
+  const line = shortLine(finding);
+  if (runes(line) <= WARNING_MAX_RUNES) return line;
+  const suffix = ` … [${finding.rule}]`;
+  const words = [...line].slice(0, WARNING_MAX_RUNES - runes(suffix)).join('');
+  return words.slice(0, Math.max(words.lastIndexOf(' '), 1)).trimEnd() + suffix;
 }
 
-/** Warning lines for all findings, within the API server's total budget. */
+/** Warning lines for all findings, most severe first, within the API server's total budget. */
 export function admissionWarnings(findings: readonly Finding[]): string[] {
-  const lines = [...new Set(findings.map(warningLine))];
+  const ordered = [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
+  const lines = [...new Set(ordered.map(warningLine))];
   const kept: string[] = [];
   let used = 0;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
-    const remaining = lines.length - index - 1;
-    const reserve = remaining > 0 ? 64 : 0; // room for the "… more" line
+    const reserve = index < lines.length - 1 ? MORE_LINE_RESERVE : 0;
     if (used + runes(line) + reserve > WARNING_BUDGET_RUNES) {
       kept.push(`… and ${lines.length - index} more probe-lint findings; run probe-lint on the manifest to see them all`);
       break;
@@ -37,18 +42,9 @@ export function admissionWarnings(findings: readonly Finding[]): string[] {
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Unicode code points: what the API server counts. UTF-16 length is the same without surrogate pairs. */
-function runes(text: string): number {
+export function runes(text: string): number {
   if (!SURROGATE.test(text)) return text.length;
   let count = 0;
   for (const _ of text) count++;
   return count;
-}
-
-/** Cuts to `limit` runes, keeping `suffix` at the end when the text is longer. */
-function truncateRunes(text: string, limit: number, suffix: string): string {
-  if (runes(text) <= limit) return text;
-  const suffixLength = runes(suffix);
-  // Without surrogate pairs a code unit is a rune, and slicing is exact (and cheap on the hot path).
-  const body = SURROGATE.test(text) ? [...text].slice(0, limit - suffixLength - 1).join('') : text.slice(0, limit - suffixLength - 1);
-  return body.trimEnd() + '…' + suffix;
 }

@@ -1,0 +1,39 @@
+import { defineRule, didYouMean, ignoreAnnotations, joinPointer } from '../../src/rule-api.js';
+
+export default defineRule({
+  meta: {
+    id: 'ignore-annotation-unknown-rule',
+    severity: 'warning',
+    summary: 'a probe-lint.dev/ignore annotation that names a rule probe-lint does not have',
+    remediation: 'Correct the rule id (`probe-lint rules` lists them), or remove it from the annotation.',
+    messages: {
+      unknown: {
+        short: '{key} names "{id}", which is not a probe-lint rule{suggestion}; it suppresses nothing',
+        long:
+          'annotation {key} names "{id}", which is not a probe-lint rule{suggestion}: it suppresses nothing, and the finding it was meant to ' +
+          'silence is still reported. Correct the id (`probe-lint rules` lists them) or remove it.',
+      },
+    },
+  },
+  checkPodSite({ site, knownRules, report }) {
+    const places = [
+      { metadata: site.resource.object.metadata, pointer: joinPointer(site.resource.pointer, 'metadata', 'annotations') },
+      { metadata: site.podMetadata, pointer: site.pointer.replace(/\/spec$/, '/metadata/annotations') },
+    ];
+    // A Pod's own metadata is its pod metadata: read it once.
+    if (site.podMetadata === site.resource.object.metadata) places.pop();
+    const containers = site.containers.map((container) => container.name);
+    for (const { metadata, pointer } of places) {
+      for (const container of [undefined, ...containers]) {
+        for (const annotation of ignoreAnnotations([metadata], container)) {
+          // The object-wide key is read once, not once per container.
+          if (container !== undefined && !annotation.key.endsWith(`.${container}`)) continue;
+          for (const id of annotation.rules) {
+            if (id === '*' || knownRules.has(id)) continue;
+            report({ messageId: 'unknown', data: { key: annotation.key, id, suggestion: didYouMean(id, knownRules) }, pointer: joinPointer(pointer, annotation.key) });
+          }
+        }
+      }
+    }
+  },
+});

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// The `probe-lint` executable: connects main() to this process.
+import { readFileSync } from 'node:fs';
+import { main } from './main.js';
+
+let stdoutClosed = false;
+// A reader that stops early (`probe-lint … | head -1`) closes the pipe: the run ends quietly, as
+// grep's does, with its own exit code.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  stdoutClosed = true;
+});
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
+const argv = process.argv.slice(2);
+const code = await main(argv, {
+  stdout: (text) => {
+    if (!stdoutClosed) process.stdout.write(text);
+  },
+  stderr: (text) => {
+    if (!process.stderr.destroyed) process.stderr.write(text);
+  },
+  readStdin: () => readFileSync(0),
+  isTty: process.stdout.isTTY === true,
+  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  env: process.env,
+  cwd: process.cwd(),
+});
+process.exitCode = code;
+// The server's timers and sockets are closed, but a metrics collector may still hold the loop.
+if (argv[0] === 'serve') process.exit(code);

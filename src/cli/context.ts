@@ -1,0 +1,83 @@
+// What every command shares: the process's streams, the configuration, rule selection from the
+// command line, and cluster facts. Built once per run by main(), passed to the command.
+import { RULES } from '../../rules/index.js';
+import type { ClusterFacts } from '../engine/cluster-facts.js';
+import { clusterFactsFrom, ConfigError, findConfigFile, loadConfigFile, type ProbeLintConfig, type RuleSetting } from '../engine/config.js';
+import { didYouMean } from '../engine/did-you-mean.js';
+import { UsageError } from './options.js';
+
+export interface CommandIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => string | Buffer;
+  /** Whether stdout is a terminal, and its width in columns when it is. */
+  isTty: boolean;
+  columns?: number;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
+/** The config named on the command line, or the nearest .probe-lint.yaml/.yml, or none. */
+export function resolveConfig(explicit: string | undefined, cwd: string): ProbeLintConfig {
+  const file = explicit ?? findConfigFile(cwd);
+  return file === undefined ? {} : loadConfigFile(file);
+}
+
+/** Loads the config, or prints why it cannot be used; undefined means exit 2. */
+export function loadConfigOrReport(file: string | undefined, io: CommandIo, prefix = 'probe-lint'): ProbeLintConfig | undefined {
+  try {
+    return resolveConfig(file, io.cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`${prefix}: bad configuration\n${error.message}\n`);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** --enable and --disable on top of the config's rule settings; an unknown id is a usage error that suggests the right one. */
+export function withRuleSelection(config: ProbeLintConfig, enable: readonly string[], disable: readonly string[]): ProbeLintConfig {
+  const ids = RULES.map((rule) => rule.meta.id);
+  for (const id of [...enable, ...disable]) {
+    if (!ids.includes(id)) throw new UsageError(`unknown rule "${id}"${didYouMean(id, ids)}; run \`probe-lint rules\` for the list`);
+  }
+  if (enable.length === 0 && disable.length === 0) return config;
+  const rules: Record<string, RuleSetting> = { ...(config.rules ?? {}) };
+  for (const id of enable) {
+    const current = rules[id];
+    rules[id] = typeof current === 'object' ? { ...current, enabled: true } : current === undefined || current === 'off' ? { enabled: true } : current;
+  }
+  for (const id of disable) rules[id] = 'off';
+  return { ...config, rules };
+}
+
+/**
+ * Cluster facts for a CLI run: --pods-per-node, else one attempt (with the guard's deadline) to
+ * read density from --kubeconfig's cluster, else the config; a failed attempt is a warning.
+ */
+export async function cliClusterFacts(args: { podsPerNode: number | undefined; kubeconfig: string | undefined; context: string | undefined }, config: ProbeLintConfig, io: CommandIo): Promise<ClusterFacts> {
+  const offline = clusterFactsFrom(config, args.podsPerNode);
+  if (args.podsPerNode !== undefined || args.kubeconfig === undefined) return offline;
+  try {
+    // Cluster code (client-node) loads only for the runs that use it: a plain lint starts fast.
+    const { fetchClusterFactsOnce } = await import('../cluster/cluster-access.js');
+    const { KubeClient, loadKubeConfig } = await import('../cluster/kube-client.js');
+    return await fetchClusterFactsOnce(new KubeClient(loadKubeConfig(args.kubeconfig, args.context)), config);
+  } catch (error) {
+    io.stderr(`probe-lint: warning: cannot read cluster density from ${args.kubeconfig}: ${(error as Error).message}; linting without it\n`);
+    return offline;
+  }
+}
+
+/**
+ * Colours: --color/--no-color win; then NO_COLOR (any value) turns them off and FORCE_COLOR
+ * (other than "0") on; TERM=dumb turns them off; otherwise on for a terminal only.
+ */
+export function useColor(flag: boolean | undefined, io: CommandIo): boolean {
+  if (flag !== undefined) return flag;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  if (io.env.FORCE_COLOR !== undefined) return io.env.FORCE_COLOR !== '0' && io.env.FORCE_COLOR !== 'false';
+  if (io.env.TERM === 'dumb') return false;
+  return io.isTty;
+}

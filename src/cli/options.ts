@@ -1,0 +1,155 @@
+// The command line: one table of commands and options, from which the parser, `--help` and the
+// README's option table are made. Node's own parseArgs reads the tokens; this module decides what
+// they mean and says plainly what is wrong with them.
+import { parseArgs } from 'node:util';
+import { didYouMean } from '../engine/did-you-mean.js';
+
+export const COMMANDS = ['lint', 'rules', 'explain', 'audit', 'serve', 'help', 'version'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+export interface OptionSpec {
+  name: string;
+  short?: string;
+  type: 'string' | 'boolean';
+  /** Given more than once, the values add up. */
+  multiple?: true;
+  /** Each value may also be a comma-separated list. */
+  commaList?: true;
+  /** Shown in help: `--format FORMAT`. */
+  value?: string;
+  description: string;
+  commands: readonly CommandName[];
+}
+
+const REPORTING: readonly CommandName[] = ['lint', 'audit'];
+const CONFIGURED: readonly CommandName[] = ['lint', 'audit', 'serve'];
+const CLUSTER: readonly CommandName[] = ['lint', 'audit', 'serve'];
+
+export const OPTIONS: readonly OptionSpec[] = [
+  { name: 'format', short: 'f', type: 'string', value: 'FORMAT', description: 'lint, audit: text (default), compact, json, sarif or github; rules: text, json or markdown', commands: ['lint', 'audit', 'rules'] },
+  { name: 'fail-on', type: 'string', value: 'LEVEL', description: 'exit 1 on findings at or above: error, warning (default), info, never', commands: REPORTING },
+  { name: 'min-severity', type: 'string', value: 'LEVEL', description: 'show only findings at or above: info (default), warning, error', commands: REPORTING },
+  { name: 'enable', type: 'string', multiple: true, commaList: true, value: 'RULE', description: 'turn a rule on (repeatable; with the config, the command line wins)', commands: REPORTING },
+  { name: 'disable', type: 'string', multiple: true, commaList: true, value: 'RULE', description: 'turn a rule off (repeatable)', commands: REPORTING },
+  { name: 'config', short: 'c', type: 'string', value: 'FILE', description: 'configuration file (default: .probe-lint.yaml or .yml here or in a parent directory)', commands: CONFIGURED },
+  { name: 'pods-per-node', type: 'string', value: 'N', description: 'mean pods per node of the target cluster (for exec-probe-dense-cluster)', commands: REPORTING },
+  { name: 'strict', type: 'boolean', description: 'disregard probe-lint.dev/ignore annotations; only the config may exempt', commands: ['lint', 'audit', 'serve'] },
+  { name: 'show-suppressed', type: 'boolean', description: 'also list suppressed findings and why', commands: REPORTING },
+  { name: 'fail-if-no-objects', type: 'boolean', description: 'exit 2 when the input holds no Kubernetes object (default for stdin)', commands: ['lint'] },
+  { name: 'no-fail-if-no-objects', type: 'boolean', description: 'accept input without Kubernetes objects, stdin too', commands: ['lint'] },
+  { name: 'fix', type: 'boolean', description: 'apply fixes in place (comments and layout kept); with "-", print the fixed input; the report goes to stderr', commands: ['lint'] },
+  { name: 'fix-dry-run', type: 'boolean', description: 'print the fixes as a unified diff instead of writing (report to stderr)', commands: ['lint'] },
+  { name: 'fix-type', type: 'string', value: 'TYPES', description: 'which fixes --fix applies: fix (default; one right answer), suggestion (changes behaviour), or fix,suggestion', commands: ['lint'] },
+  { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: ['lint'] },
+  { name: 'kustomize', type: 'string', value: 'PATH', description: 'kustomize or kubectl binary for kustomizations (default: kubectl kustomize, else kustomize, on PATH)', commands: ['lint'] },
+  { name: 'values', type: 'string', multiple: true, value: 'FILE', description: 'values file for the chart(s) given (repeatable)', commands: ['lint'] },
+  { name: 'set', type: 'string', multiple: true, value: 'KEY=VALUE', description: 'value for the chart(s) given (repeatable)', commands: ['lint'] },
+  { name: 'no-render', type: 'boolean', description: 'skip charts and kustomizations (one notice each) instead of rendering them', commands: ['lint'] },
+  { name: 'color', type: 'boolean', description: 'force colours on (default: on for a terminal; NO_COLOR, FORCE_COLOR and TERM=dumb are honoured)', commands: ['lint', 'audit', 'rules'] },
+  { name: 'no-color', type: 'boolean', description: 'force colours off', commands: ['lint', 'audit', 'rules'] },
+  { name: 'kubeconfig', type: 'string', value: 'FILE', description: 'cluster to read density from (lint), workloads from (audit), or facts from (serve)', commands: CLUSTER },
+  { name: 'context', type: 'string', value: 'NAME', description: 'the kubeconfig context to use', commands: CLUSTER },
+  { name: 'namespace', short: 'n', type: 'string', value: 'NS', description: 'only this namespace (default: the context\'s namespace)', commands: ['audit'] },
+  { name: 'all-namespaces', short: 'A', type: 'boolean', description: 'every namespace', commands: ['audit'] },
+  { name: 'port', type: 'string', value: 'PORT', description: 'HTTPS port (default 8443)', commands: ['serve'] },
+  { name: 'host', type: 'string', value: 'ADDRESS', description: 'address to listen on (default :: — every IPv6 and IPv4 address — or 0.0.0.0 without IPv6)', commands: ['serve'] },
+  { name: 'tls-cert', type: 'string', value: 'FILE', description: 'serving certificate (PEM); re-read when it changes', commands: ['serve'] },
+  { name: 'tls-key', type: 'string', value: 'FILE', description: 'serving key (PEM)', commands: ['serve'] },
+  { name: 'client-ca', type: 'string', value: 'FILE', description: 'require client certificates signed by this CA', commands: ['serve'] },
+  { name: 'shutdown-timeout', type: 'string', value: 'SECONDS', description: 'after SIGTERM, how long to finish reviews in flight (default 20)', commands: ['serve'] },
+  { name: 'shutdown-delay', type: 'string', value: 'SECONDS', description: 'after SIGTERM, keep serving this long so the endpoint is removed first (default 0)', commands: ['serve'] },
+  { name: 'debug', type: 'boolean', description: 'print the stack of an unexpected error', commands: ['lint', 'audit', 'serve', 'rules', 'explain'] },
+  { name: 'help', short: 'h', type: 'boolean', description: 'show this help', commands: COMMANDS },
+  { name: 'version', short: 'v', type: 'boolean', description: 'print the version', commands: COMMANDS },
+];
+
+/** A mistake on the command line: one line, and a pointer to --help; exit code 2. */
+export class UsageError extends Error {}
+
+export interface ParsedCommandLine {
+  command: CommandName;
+  positionals: string[];
+  values: Record<string, string | boolean | string[] | undefined>;
+}
+
+const USAGE_LINES: [string, string][] = [
+  ['probe-lint [lint] [options] PATH...', 'lint files and directories (*.yaml, *.yml, *.json; charts and kustomizations are rendered); "-" reads stdin'],
+  ['probe-lint rules [--format text|json|markdown]', 'list the rules'],
+  ['probe-lint explain RULE', 'print a rule\'s documentation'],
+  ['probe-lint audit [-n NAMESPACE | -A] [options]', 'lint the workloads living in a cluster'],
+  ['probe-lint serve --tls-cert FILE --tls-key FILE [options]', 'run the admission webhook (HTTPS)'],
+];
+
+/** `--help`, from the command and option tables. */
+export function helpText(): string {
+  const commandWidth = Math.max(...USAGE_LINES.map(([usage]) => usage.length));
+  const lines = ['Usage:'];
+  for (const [usage, what] of USAGE_LINES) lines.push(`  ${usage.padEnd(commandWidth)}  ${what}`);
+  lines.push(
+    '',
+    `A path that is also a command name (${COMMANDS.join(', ')}) is written ./NAME;`,
+    '"probe-lint lint PATH..." is the explicit form.',
+    '',
+    'Options:',
+  );
+  const label = (option: OptionSpec) => `${option.short ? `-${option.short}, ` : '    '}--${option.name}${option.value ? ` ${option.value}` : ''}`;
+  const width = Math.max(...OPTIONS.map((option) => label(option).length));
+  for (const option of OPTIONS) {
+    const where = option.commands.length === COMMANDS.length ? '' : ` [${option.commands.join(', ')}]`;
+    lines.push(`  ${label(option).padEnd(width)}  ${option.description}${where}`);
+  }
+  lines.push(
+    '',
+    'Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 a usage, input or config error, or a crash.',
+    'After --fix, the exit code reflects what is left unfixed.',
+    'Environment: LOG_LEVEL (serve: trace, debug, info, warn, error), NO_COLOR, FORCE_COLOR, KUBECONFIG.',
+    '',
+  );
+  return lines.join('\n');
+}
+
+/** Reads the command, its options and its positionals; every mistake is a UsageError that says what to do. */
+export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options: parseArgsOptions() });
+  const positionals: string[] = [];
+  const values: ParsedCommandLine['values'] = {};
+  let command: CommandName | undefined;
+  const seen: { option: OptionSpec; rawName: string }[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'positional') {
+      if (command === undefined && positionals.length === 0 && (COMMANDS as readonly string[]).includes(token.value)) command = token.value as CommandName;
+      else positionals.push(token.value);
+      continue;
+    }
+    const option = OPTIONS.find((candidate) => candidate.name === token.name);
+    if (option === undefined) {
+      const names = OPTIONS.map((candidate) => `--${candidate.name}`);
+      throw new UsageError(`unknown option ${token.rawName}${didYouMean(token.rawName.startsWith('--') ? token.rawName : `--${token.name}`, names, '')}`);
+    }
+    if (option.type === 'string') {
+      if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value: ${token.rawName} ${option.value ?? 'VALUE'}`);
+      const given = option.commaList ? token.value.split(',').map((part) => part.trim()).filter(Boolean) : [token.value];
+      if (option.multiple) values[option.name] = [...((values[option.name] as string[] | undefined) ?? []), ...given];
+      else values[option.name] = token.value;
+    } else {
+      if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value (got "${token.value}")`);
+      values[option.name] = true;
+    }
+    seen.push({ option, rawName: token.rawName });
+  }
+  const resolved = values.help ? 'help' : values.version ? 'version' : (command ?? 'lint');
+  for (const { option, rawName } of seen) {
+    if (option.name === 'help' || option.name === 'version') continue;
+    if (!option.commands.includes(resolved)) throw new UsageError(`${rawName} does not apply to \`probe-lint ${resolved}\` (it is for: ${option.commands.join(', ')})`);
+  }
+  return { command: resolved, positionals, values };
+}
+
+function parseArgsOptions(): Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
+  for (const option of OPTIONS) {
+    options[option.name] = { type: option.type, ...(option.short ? { short: option.short } : {}), ...(option.multiple ? { multiple: true } : {}) };
+  }
+  return options;
+}

@@ -1,0 +1,174 @@
+// The configuration's JSON Schema, built from the rules' own metadata: each rule's options and its
+// admission opt-in come from the rule, nothing is listed twice. `npm run generate` writes it to
+// schema/config.schema.json (what editors and the loader use); a test fails when that file is stale.
+import type { AnyRule } from './rule.js';
+
+type Schema = Record<string, unknown>;
+
+const MODE = { $ref: '#/definitions/mode' };
+
+export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
+  const ids = rules.map((rule) => rule.meta.id).sort();
+  const optIns = rules.flatMap((rule) => (rule.meta.admission ? [{ rule: rule.meta.id, ...rule.meta.admission.optIn }] : []));
+  const ruleSettings: Record<string, Schema> = {};
+  for (const rule of [...rules].sort((a, b) => (a.meta.id < b.meta.id ? -1 : 1))) {
+    const options = rule.meta.options;
+    ruleSettings[rule.meta.id] = options
+      ? {
+          allOf: [
+            { $ref: '#/definitions/ruleSetting' },
+            { properties: { options: { type: 'object', additionalProperties: false, properties: { ...options.schema } } } },
+          ],
+        }
+      : { $ref: '#/definitions/ruleSettingWithoutOptions' };
+  }
+  const optInProperties = Object.fromEntries(optIns.map((optIn) => [optIn.configKey, { type: 'boolean', description: `${optIn.description} (${optIn.rule}). Default false: only where the namespace label or the object annotation ${optIn.label} is "true".` }]));
+  const namespaceOptIns = Object.fromEntries(optIns.map((optIn) => [optIn.configKey, { type: 'boolean' }]));
+
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'https://probe-lint.dev/schema/config.schema.json',
+    title: 'probe-lint configuration (.probe-lint.yaml)',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      rules: {
+        description: 'Per rule: "off", a severity, or an object with enabled, severity and options.',
+        type: 'object',
+        additionalProperties: false,
+        properties: ruleSettings,
+      },
+      cluster: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          podsPerNode: { type: 'number', exclusiveMinimum: 0, description: 'Mean pods per node of the target cluster.' },
+          densePodsPerNode: { type: 'number', exclusiveMinimum: 0, description: 'Pods per node at or above which the cluster counts as dense (default 50).' },
+          denseCapacityFraction: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            maximum: 1,
+            description: 'Dense when the mean of pods ÷ allocatable pods per node is at or above this (used instead of densePodsPerNode when the cluster reports capacity).',
+          },
+          refreshIntervalSeconds: { type: 'number', minimum: 1, description: 'How often the webhook refreshes density from the API server (default 60).' },
+          guard: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'Protection of every API server call.',
+            properties: {
+              deadlineSeconds: { type: 'number', exclusiveMinimum: 0, description: 'Per-call deadline (default 30).' },
+              backoffInitialSeconds: { type: 'number', exclusiveMinimum: 0, description: 'First backoff after a failure (default 1), doubling each time.' },
+              backoffMaxSeconds: { type: 'number', exclusiveMinimum: 0, description: 'Backoff cap (default 300).' },
+              failureThreshold: { type: 'integer', minimum: 1, description: 'Consecutive failures that open the circuit (default 10).' },
+              openSeconds: { type: 'number', exclusiveMinimum: 0, description: 'How long the circuit stays open before one trial call (default 1800).' },
+            },
+          },
+        },
+      },
+      ignore: {
+        description: 'Exemptions owned by the config: each needs a reason, and may expire.',
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['reason'],
+          properties: {
+            kind: { type: 'string', minLength: 1, description: 'Glob (* and ?) on the object kind.' },
+            namespace: { type: 'string', minLength: 1, description: 'Glob on the namespace.' },
+            name: { type: 'string', minLength: 1, description: 'Glob on the object name.' },
+            container: { type: 'string', minLength: 1, description: 'Glob on the container name.' },
+            rules: { type: 'array', items: { $ref: '#/definitions/ruleIdOrStar' }, minItems: 1, description: 'Rule ids, or "*"; default every rule.' },
+            reason: { type: 'string', minLength: 1, description: 'Why the exemption exists (required).' },
+            expires: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD; after this day the findings come back.' },
+          },
+        },
+      },
+      suppression: {
+        description: 'Who may suppress findings besides this config.',
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          annotations: {
+            type: 'boolean',
+            description: 'Honour probe-lint.dev/ignore annotations on objects (default true; false is what --strict does).',
+          },
+          annotationRules: {
+            type: 'array',
+            items: { $ref: '#/definitions/ruleId' },
+            uniqueItems: true,
+            description: 'When set, annotations may suppress only these rules.',
+          },
+        },
+      },
+      webhook: {
+        description: 'Admission webhook behaviour (probe-lint serve).',
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          mode: { ...MODE, description: 'Default mode: warn (default) returns findings as admission warnings; enforce also denies on errors; off allows everything untouched.' },
+          namespaceLabels: {
+            enum: ['tighten-only', 'trusted', 'ignored'],
+            description:
+              'How the namespace label probe-lint.dev/mode is read: tighten-only (default) lets it make a namespace stricter, never looser; trusted lets it set any mode; ignored disregards it.',
+          },
+          annotationsInEnforce: {
+            type: 'boolean',
+            description:
+              'Let probe-lint.dev/ignore annotations on the object lift a denial in enforce mode (default false: in enforce mode only the config exempts; in warn mode annotations still suppress warnings).',
+          },
+          ...optInProperties,
+          mutateTemplates: {
+            type: 'boolean',
+            description: 'Also mutate pod templates of workloads (Deployments, StatefulSets, ...). Default false: only Pods on CREATE, since a patched template shows up as drift in GitOps tools.',
+          },
+          fixAtAdmission: {
+            type: 'array',
+            items: { enum: optIns.map((optIn) => optIn.rule) },
+            uniqueItems: true,
+            description: `Rules whose fix the mutating webhook may apply, where opted in. Default: ${optIns.map((optIn) => optIn.rule).join(', ') || 'none'}.`,
+          },
+          maxContainersPerReview: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Objects with more containers than this are not linted at admission; they get one warning (or a denial in enforce mode) instead (default 500).',
+          },
+          namespaces: {
+            type: 'object',
+            description: 'Per-namespace settings, decided by the platform: they win over namespace labels.',
+            additionalProperties: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { mode: MODE, ...namespaceOptIns },
+            },
+          },
+        },
+      },
+    },
+    definitions: {
+      severity: { enum: ['error', 'warning', 'info'] },
+      ruleId: { enum: ids },
+      ruleIdOrStar: { enum: ['*', ...ids] },
+      ruleSetting: {
+        oneOf: [
+          { enum: ['off', 'error', 'warning', 'info'] },
+          {
+            type: 'object',
+            additionalProperties: false,
+            properties: { enabled: { type: 'boolean' }, severity: { $ref: '#/definitions/severity' }, options: { type: 'object' } },
+          },
+        ],
+      },
+      ruleSettingWithoutOptions: {
+        oneOf: [
+          { enum: ['off', 'error', 'warning', 'info'] },
+          {
+            type: 'object',
+            additionalProperties: false,
+            properties: { enabled: { type: 'boolean' }, severity: { $ref: '#/definitions/severity' } },
+          },
+        ],
+      },
+      mode: { enum: ['enforce', 'warn', 'off'] },
+    },
+  };
+}

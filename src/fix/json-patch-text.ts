@@ -1,0 +1,88 @@
+// RFC 6902 operations as minimal text edits of a JSON document: only the values a fix touches are
+// written, so every other number, string, the indentation and the line ends stay as they were (a
+// re-serialisation would turn 12345678901234567890 into 12345678901234567000 and 1.0 into 1).
+import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import type { PatchOperation } from '../engine/rule.js';
+import { parsePointer } from '../model/pointer.js';
+import type { TextEdit } from './text-edits.js';
+import { UnsupportedEdit } from './yaml-patch.js';
+
+export function jsonEditsFor(text: string, operations: readonly PatchOperation[]): TextEdit[] {
+  const document = parseDocument(text, { uniqueKeys: false, keepSourceTokens: false });
+  const unit = indentUnit(text);
+  return operations.flatMap((operation) => editFor(text, document.contents as Node | null, operation, unit));
+}
+
+function editFor(text: string, root: Node | null, operation: PatchOperation, unit: string): TextEdit[] {
+  if (operation.op === 'test') return [];
+  const segments = parsePointer(operation.path);
+  const key = segments.pop();
+  if (key === undefined) throw new UnsupportedEdit('cannot replace a whole document');
+  let parent = root;
+  for (const segment of segments) {
+    if (isMap(parent)) parent = (findPair(parent, segment)?.value as Node | undefined) ?? null;
+    else if (isSeq(parent)) parent = (parent.items[Number(segment)] as Node | undefined) ?? null;
+    else throw new UnsupportedEdit(`${operation.path}: "${segment}" does not exist`);
+  }
+  if (!isMap(parent) || !parent.range) throw new UnsupportedEdit(`${operation.path}: only members of objects can be fixed`);
+  const pairs = parent.items;
+  const index = pairs.findIndex((pair) => isScalar(pair.key) && String(pair.key.value) === key);
+  const pair = index === -1 ? undefined : pairs[index]!;
+  if (operation.op === 'remove') {
+    if (pair === undefined) throw new UnsupportedEdit(`${operation.path}: nothing to remove`);
+    const next = pairs[index + 1];
+    const previous = pairs[index - 1];
+    if (next !== undefined) return [{ start: keyStart(pair), end: keyStart(next), text: '' }];
+    if (previous !== undefined) return [{ start: valueEnd(previous), end: valueEnd(pair), text: '' }];
+    return [{ start: keyStart(pair), end: valueEnd(pair), text: '' }];
+  }
+  if (pair !== undefined) {
+    const value = pair.value as Node | null;
+    if (!value?.range) throw new UnsupportedEdit(`${operation.path}: a value without a source range`);
+    return [{ start: value.range[0], end: value.range[1], text: render(operation.value, lineIndent(text, keyStart(pair)), unit) }];
+  }
+  if (operation.op === 'replace') throw new UnsupportedEdit(`${operation.path}: nothing to replace`);
+  const last = pairs[pairs.length - 1];
+  if (last === undefined) {
+    const indent = lineIndent(text, parent.range[0]);
+    return [{ start: parent.range[0], end: parent.range[1], text: `{\n${indent}${unit}${JSON.stringify(key)}: ${render(operation.value, indent + unit, unit)}\n${indent}}` }];
+  }
+  const sameLine = !text.slice(parent.range[0], keyStart(last)).includes('\n');
+  const indent = lineIndent(text, keyStart(last));
+  const separator = sameLine ? ', ' : `,\n${indent}`;
+  return [{ start: valueEnd(last), end: valueEnd(last), text: `${separator}${JSON.stringify(key)}: ${render(operation.value, indent, unit)}` }];
+}
+
+function findPair(map: YAMLMap, key: string): Pair | undefined {
+  let found: Pair | undefined;
+  for (const pair of map.items) if (isScalar(pair.key) && String(pair.key.value) === key) found = pair;
+  return found;
+}
+
+function keyStart(pair: Pair): number {
+  const key = pair.key as Node | null;
+  if (!key?.range) throw new UnsupportedEdit('a key without a source range');
+  return key.range[0];
+}
+
+function valueEnd(pair: Pair): number {
+  const value = pair.value as Node | null;
+  if (!value?.range) throw new UnsupportedEdit('a value without a source range');
+  return value.range[1];
+}
+
+/** JSON for a value placed at a line indented by `indent`, nested levels indented by `unit`. */
+function render(value: unknown, indent: string, unit: string): string {
+  const json = JSON.stringify(value, null, unit);
+  return json.includes('\n') ? json.split('\n').join(`\n${indent}`) : json;
+}
+
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start, offset))![0];
+}
+
+/** The file's own indentation step: the first indented line's leading whitespace; two spaces when none. */
+function indentUnit(text: string): string {
+  return /\n([ \t]+)["{[\]}]/.exec(text)?.[1] ?? '  ';
+}

@@ -1,0 +1,153 @@
+// The API server decodes an object's JSON into typed Go structs (k8s.io/api core/v1). A value that
+// does not fit its Go type — a string where an int32 is expected, a number beyond int32 or with a
+// fraction, a bool among the strings of exec.command — fails the decode of the whole object. These
+// checks cover the fields probe-lint reads, so that rules only ever see values the API server could
+// decode; what it could not is reported once (probe-field-invalid) and nothing is built on it.
+// null is accepted everywhere: Go's encoding/json leaves the zero value.
+import { joinPointer } from './pointer.js';
+
+type Scalar = 'int32' | 'int64' | 'string' | 'bool' | 'intOrString';
+type FieldType = Scalar | { fields: Readonly<Record<string, FieldType>> } | { list: FieldType };
+
+export interface DecodeIssue {
+  /** Pointer to the value, inside the document. */
+  pointer: string;
+  /** Where it is, from the probe or pod spec, for messages: `livenessProbe.periodSeconds`. */
+  path: string;
+  /** The Go type, in words: "a whole number (int32)". */
+  expected: string;
+  value: unknown;
+}
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+const PROBE: FieldType = {
+  fields: {
+    exec: { fields: { command: { list: 'string' } } },
+    httpGet: {
+      fields: {
+        path: 'string',
+        port: 'intOrString',
+        host: 'string',
+        scheme: 'string',
+        httpHeaders: { list: { fields: { name: 'string', value: 'string' } } },
+      },
+    },
+    tcpSocket: { fields: { port: 'intOrString', host: 'string' } },
+    grpc: { fields: { port: 'int32', service: 'string' } },
+    initialDelaySeconds: 'int32',
+    timeoutSeconds: 'int32',
+    periodSeconds: 'int32',
+    successThreshold: 'int32',
+    failureThreshold: 'int32',
+    terminationGracePeriodSeconds: 'int64',
+  },
+};
+
+/** The fields of a container that probe-lint reads. */
+export const CONTAINER_TYPE: FieldType = {
+  fields: {
+    name: 'string',
+    image: 'string',
+    restartPolicy: 'string',
+    ports: { list: { fields: { name: 'string', containerPort: 'int32', protocol: 'string' } } },
+    env: { list: { fields: { name: 'string', value: 'string' } } },
+    livenessProbe: PROBE,
+    readinessProbe: PROBE,
+    startupProbe: PROBE,
+  },
+};
+
+/** The fields of a pod spec that probe-lint reads, containers aside (decoded one by one). */
+export const POD_SPEC_TYPE: FieldType = {
+  fields: {
+    hostNetwork: 'bool',
+    restartPolicy: 'string',
+    terminationGracePeriodSeconds: 'int64',
+    containers: { list: { fields: {} } },
+    initContainers: { list: { fields: {} } },
+    ephemeralContainers: { list: { fields: {} } },
+  },
+};
+
+/** Every value under `value` that the API server could not decode into `type`. */
+export function decodeIssues(value: unknown, type: FieldType, pointer: string, path: string): DecodeIssue[] {
+  const issues: DecodeIssue[] = [];
+  check(value, type, pointer, path, issues);
+  return issues;
+}
+
+function check(value: unknown, type: FieldType, pointer: string, path: string, issues: DecodeIssue[]): void {
+  if (value === null || value === undefined) return;
+  if (typeof type === 'string') {
+    if (!fitsScalar(value, type)) issues.push({ pointer, path, expected: describeType(type), value });
+    return;
+  }
+  if ('list' in type) {
+    if (!Array.isArray(value)) {
+      issues.push({ pointer, path, expected: 'a list', value });
+      return;
+    }
+    for (let index = 0; index < value.length; index++) check(value[index], type.list, joinPointer(pointer, index), `${path}[${index}]`, issues);
+    return;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    issues.push({ pointer, path, expected: 'a mapping', value });
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(type.fields)) {
+    if (Object.hasOwn(record, key)) check(record[key], type.fields[key]!, joinPointer(pointer, key), path === '' ? key : `${path}.${key}`, issues);
+  }
+}
+
+function fitsScalar(value: unknown, type: Scalar): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'bool':
+      return typeof value === 'boolean';
+    case 'int32':
+      return isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
+    case 'int64':
+      return isInteger(value) && Math.abs(value) <= 2 ** 63;
+    case 'intOrString':
+      // intstr.IntOrString: a JSON string, or a number that decodes into int32.
+      return typeof value === 'string' || (isInteger(value) && value >= INT32_MIN && value <= INT32_MAX);
+  }
+}
+
+/** A JSON number without a fraction. (kubectl sends a YAML 10.0 as 10, so it is whole too.) */
+function isInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+function describeType(type: Scalar): string {
+  switch (type) {
+    case 'string':
+      return 'a string';
+    case 'bool':
+      return 'true or false';
+    case 'int32':
+      return `a whole number from ${INT32_MIN} to ${INT32_MAX} (int32)`;
+    case 'int64':
+      return 'a whole number (int64)';
+    case 'intOrString':
+      return 'a port number (int32) or a port name (string)';
+  }
+}
+
+/** How a value that failed to decode reads in a message: as the user wrote it, in YAML terms. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return '.nan (not a number, which JSON cannot carry)';
+    if (!Number.isFinite(value)) return `${value > 0 ? '' : '-'}.inf (infinity, which JSON cannot carry)`;
+    return String(value);
+  }
+  if (typeof value === 'boolean') return `${value} (a boolean: YAML 1.1, which kubectl reads, makes unquoted yes/no/on/off/y/n booleans)`;
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return 'a list';
+  if (value !== null && typeof value === 'object') return 'a mapping';
+  return String(value);
+}

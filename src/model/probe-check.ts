@@ -1,0 +1,85 @@
+// What a probe's check is on the wire, as the kubelet sends it, so that two probes can be compared
+// the way they behave rather than the way they are written.
+import type { Container } from 'kubernetes-types/core/v1.js';
+import type { EffectiveProbe } from './effective-probe.js';
+import { resolvePort } from './effective-probe.js';
+
+/**
+ * A comparable string for the check a probe runs: two probes with the same identity hit the same
+ * endpoint the same way. Follows the kubelet: `$(VAR)` in an exec command is expanded from the
+ * container's static env (kubelet ExpandContainerCommandOnlyStatic); an HTTP scheme is lower-cased;
+ * the path is sent with a leading "/" (Go's URL formatting adds it to `healthz`) and without a
+ * fragment; header names are case-insensitive (Go canonicalises them); a named port equals the
+ * number it resolves to.
+ */
+export function checkIdentity(probe: EffectiveProbe, container: Container): string | undefined {
+  const raw = probe.raw;
+  switch (probe.handlerKind) {
+    case 'exec': {
+      const env = staticEnv(container);
+      return JSON.stringify(['exec', (raw.exec?.command ?? []).map((part) => expandVariables(String(part), env))]);
+    }
+    case 'httpGet': {
+      const action = raw.httpGet!;
+      const headers = (action.httpHeaders ?? [])
+        .filter((header) => header !== null && typeof header === 'object')
+        .map((header) => [String(header.name).toLowerCase(), String(header.value ?? '')] as const)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const scheme = (action.scheme || 'HTTP').toLowerCase();
+      return JSON.stringify(['httpGet', scheme, action.host ?? '', resolvePort(container, action.port), requestPath(action.path), headers]);
+    }
+    case 'tcpSocket':
+      return JSON.stringify(['tcpSocket', raw.tcpSocket?.host ?? '', resolvePort(container, raw.tcpSocket?.port)]);
+    case 'grpc':
+      return JSON.stringify(['grpc', raw.grpc?.port ?? 0, raw.grpc?.service ?? '']);
+    default:
+      return undefined;
+  }
+}
+
+/** The path of the request line: "/" when empty (SetDefaults_HTTPGetAction), a leading "/" added, the fragment dropped. */
+export function requestPath(path: unknown): string {
+  let text = typeof path === 'string' ? path : '';
+  const hash = text.indexOf('#');
+  if (hash !== -1) text = text.slice(0, hash);
+  if (text === '') return '/';
+  return text.startsWith('/') ? text : `/${text}`;
+}
+
+/** name → value of env entries with a literal value; entries from valueFrom expand to "" (kubelet EnvVarsToMap keeps every name). */
+function staticEnv(container: Container): Map<string, string> {
+  const env = new Map<string, string>();
+  for (const entry of container.env ?? []) {
+    if (entry !== null && typeof entry === 'object' && typeof entry.name === 'string') env.set(entry.name, typeof entry.value === 'string' ? entry.value : '');
+  }
+  return env;
+}
+
+/**
+ * Kubernetes' `$(VAR)` expansion (third_party/forked/golang/expansion): `$$` is a literal `$`,
+ * an unknown or unterminated reference is kept as written.
+ */
+export function expandVariables(input: string, env: ReadonlyMap<string, string>): string {
+  if (!input.includes('$')) return input;
+  let output = '';
+  let checkpoint = 0;
+  for (let cursor = 0; cursor < input.length; cursor++) {
+    if (input[cursor] !== '$' || cursor + 1 >= input.length) continue;
+    output += input.slice(checkpoint, cursor);
+    const next = input[cursor + 1];
+    let advance = 1;
+    if (next === '$') output += '$';
+    else if (next === '(') {
+      const close = input.indexOf(')', cursor + 2);
+      if (close === -1) output += '$(';
+      else {
+        const name = input.slice(cursor + 2, close);
+        output += env.get(name) ?? `$(${name})`;
+        advance = close - cursor;
+      }
+    } else output += `$${next}`;
+    cursor += advance;
+    checkpoint = cursor + 1;
+  }
+  return output + input.slice(checkpoint);
+}

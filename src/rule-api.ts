@@ -1,0 +1,24 @@
+// The one module rules import: the rule contract, and the model's vocabulary for probes, timing
+// and messages. A rule reads nothing else from src/ (the dependency check in .ci/run enforces it).
+export { densityOf, type ClusterFacts } from './engine/cluster-facts.js';
+export {
+  defineRule,
+  PROBED_CONTAINERS,
+  type ContainerContext,
+  type DocumentContext,
+  type PatchOperation,
+  type PodSiteContext,
+  type Report,
+  type Rule,
+  type Severity,
+} from './engine/rule.js';
+export { didYouMean } from './engine/did-you-mean.js';
+export { ignoreAnnotations, IGNORE_ANNOTATION } from './engine/suppression.js';
+export { describeValue, type DecodeIssue } from './model/decode.js';
+export { countText, failureConsequence, isDefaulted, product, secondsText } from './model/describe.js';
+export { PROBE_NUMBER_FIELDS, probeDecodeIssues, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
+export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js';
+export { joinPointer } from './model/pointer.js';
+export { checkIdentity, requestPath } from './model/probe-check.js';
+export { intervalSeconds, secondsToAct, secondsToActText, type FailureMode } from './model/timing.js';
+export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';
