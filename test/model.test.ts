@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { effectiveProbe } from '../src/model/effective-probe.js';
-import { checkIdentity } from '../src/model/probe-check.js';
+import { checkIdentity, expandVariables, requestPath } from '../src/model/probe-check.js';
 import { findPodSites } from '../src/model/pod-site.js';
 import { resourcesOfDocument } from '../src/model/resource.js';
 import { SourceFile } from '../src/source/source-file.js';
@@ -202,5 +202,71 @@ items:
     assert.equal(source.documents.length, 1);
     assert.deepEqual({ line: source.error?.line, file: source.error?.file }, { line: 16, file: 'broken.yaml' });
     assert.ok(source.error!.reason.length > 0);
+  });
+});
+
+describe('reading like kubectl', () => {
+  it('resolves plain scalars as go-yaml v2 does, and leaves quoted ones strings', () => {
+    const read = (value: string) => (new SourceFile('t.yaml', `v: ${value}\n`).documents[0]!.value as { v: unknown }).v;
+    const cases: [string, unknown][] = [
+      ['yes', true], ['Yes', true], ['YES', true], ['y', true], ['on', true], ['ON', true], ['true', true],
+      ['no', false], ['N', false], ['off', false], ['Off', false], ['false', false],
+      ['yEs', 'yEs'], ['"yes"', 'yes'], ["'on'", 'on'],
+      ['~', null], ['Null', null], ['', null],
+      ['0755', 493], ['0x1F', 31], ['0o17', 15], ['0b101', 5], ['-0b11', -3], ['+12', 12], ['1_000', 1000], ['08', 8],
+      ['1.5', 1.5], ['.5', 0.5], ['1e3', 1000], ['6.0', 6],
+      ['2024-1-2', '2024-01-02T00:00:00Z'], ['2024-01-02 03:04:05', '2024-01-02T03:04:05Z'], ['2024-01-02T03:04:05.500+02:00', '2024-01-02T03:04:05.5+02:00'],
+      ['2024-13-40', '2024-13-40'], ['12:30', '12:30'], ['1.2.3', '1.2.3'],
+    ];
+    for (const [text, expected] of cases) assert.deepEqual(read(text), expected, text);
+    assert.equal(read('.inf'), Infinity);
+    assert.ok(Number.isNaN(read('.NaN')));
+  });
+
+  it('reads mapping keys as sigs.k8s.io/yaml does: `on` is the key "true"', () => {
+    const value = new SourceFile('t.yaml', 'on: 1\n0x10: 2\n').documents[0]!.value;
+    assert.deepEqual(value, { true: 1, 16: 2 });
+  });
+
+  it('applies merge keys, and points at what the merge brought in', () => {
+    const text = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - name: c\n      image: i\n      startupProbe: &p\n        httpGet: {port: 80}\n      livenessProbe:\n        <<: *p\n        successThreshold: 2\n';
+    const { findings, located } = lintText(text);
+    assert.deepEqual(findings.map((finding) => finding.rule).sort(), ['missing-readiness-probe', 'success-threshold-not-one']);
+    assert.equal(located.find((finding) => finding.rule === 'success-threshold-not-one')!.line, 12);
+  });
+
+  it('flattens Lists inside Lists, as kubectl does, with pointers into the document', () => {
+    const document = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'PodList', items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } }] }, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b' } }] };
+    assert.deepEqual(resourcesOfDocument(document, {}).map((resource) => [resource.object.metadata?.name, resource.pointer]), [['a', '/items/0/items/0'], ['b', '/items/1']]);
+  });
+
+  it('expands the objects of well-known wrappers: OpenShift Template, ManifestWork, Crossplane Object, a captured AdmissionReview', () => {
+    const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name } });
+    const wrappers: [unknown, string[]][] = [
+      [{ apiVersion: 'template.openshift.io/v1', kind: 'Template', objects: [pod('t')] }, ['/objects/0']],
+      [{ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', spec: { workload: { manifests: [pod('m1'), pod('m2')] } } }, ['/spec/workload/manifests/0', '/spec/workload/manifests/1']],
+      [{ apiVersion: 'kubernetes.crossplane.io/v1alpha2', kind: 'Object', spec: { forProvider: { manifest: pod('x') } } }, ['/spec/forProvider/manifest']],
+      [{ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u', object: pod('r') } }, ['/request/object']],
+    ];
+    for (const [document, pointers] of wrappers) {
+      const resources = resourcesOfDocument(document, {});
+      assert.deepEqual(resources.map((resource) => resource.pointer), pointers);
+      assert.ok(resources.every((resource) => resource.object.kind === 'Pod'));
+    }
+    assert.equal(resourcesOfDocument({ apiVersion: 'template.openshift.io/v1', kind: 'Template', objects: [pod('t')] }, {})[0]!.parameterized, true);
+  });
+});
+
+describe('what the kubelet sends', () => {
+  it('expands $(VAR) from static env values the way Kubernetes does', () => {
+    const env = new Map([['A', 'x'], ['EMPTY', '']]);
+    const cases: [string, string][] = [
+      ['$(A)', 'x'], ['$(A)-$(A)', 'x-x'], ['$$(A)', '$(A)'], ['$(B)', '$(B)'], ['$(EMPTY)', ''], ['$(A', '$(A'], ['a$', 'a$'], ['$x', '$x'], ['$$', '$'], ['plain', 'plain'],
+    ];
+    for (const [input, expected] of cases) assert.equal(expandVariables(input, env), expected, input);
+  });
+
+  it('sends a path with a leading slash and without a fragment', () => {
+    assert.deepEqual(['', 'healthz', '/healthz', 'a?b=1#frag', undefined].map(requestPath), ['/', '/healthz', '/healthz', '/a?b=1', '/']);
   });
 });

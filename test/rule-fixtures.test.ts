@@ -66,7 +66,8 @@ for (const rule of RULES) {
         const text = readFileSync(file, 'utf8');
         const expected = expectationsOf(text);
         assert.ok(expected.some((expectation) => expectation.rule === id), `fail fixture ${file} has no "# expect: ${id}" marker`);
-        const { located, failures } = lintText(text, { config: configOf(text, file), file });
+        const { located, failures, source } = lintText(text, { config: configOf(text, file), file });
+        assert.equal(source.error, undefined, 'the fixture parses');
         assert.deepEqual(failures, []);
         for (const ruleId of new Set(expected.map((expectation) => expectation.rule))) {
           const actual = located.filter((finding) => finding.rule === ruleId);
@@ -89,7 +90,9 @@ for (const rule of RULES) {
     for (const file of fixtures(id, 'pass')) {
       it(`reports nothing in pass/${basename(file)}`, () => {
         const text = readFileSync(file, 'utf8');
-        const { located, failures } = lintText(text, { config: configOf(text, file), file });
+        const { located, failures, source, resources } = lintText(text, { config: configOf(text, file), file });
+        assert.equal(source.error, undefined, 'the fixture parses');
+        assert.ok(resources > 0, 'the fixture holds Kubernetes objects');
         assert.deepEqual(failures, []);
         assert.deepEqual(
           located.filter((finding) => finding.rule === id).map((finding) => `${finding.line}:${finding.column} ${finding.message}`),

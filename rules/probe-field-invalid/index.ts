@@ -74,11 +74,11 @@ export default defineRule<Record<string, never>, MessageId>({
       },
     },
   },
-  checkPodSite({ site, decodeIssues, report }) {
-    for (const issue of decodeIssues) reportUndecodable(issue, site, report);
+  checkPodSite({ decodeIssues, report }) {
+    for (const issue of decodeIssues) reportUndecodable(issue, report);
   },
   checkContainer({ site, container, probes, report }) {
-    for (const issue of container.decodeIssues) reportUndecodable(issue, site, report);
+    for (const issue of container.decodeIssues) reportUndecodable(issue, report);
     if (container.role === 'ephemeral') {
       for (const probe of probes) report({ messageId: 'ephemeral', data: { field: probe.field }, pointer: probe.pointer });
       return;
@@ -88,9 +88,8 @@ export default defineRule<Record<string, never>, MessageId>({
 });
 
 /** A gRPC port written as a name is reported by grpc-named-port, which says what to write instead. */
-function reportUndecodable(issue: DecodeIssue, site: PodSite, report: (report: Report<MessageId>) => void): void {
+function reportUndecodable(issue: DecodeIssue, report: (report: Report<MessageId>) => void): void {
   if (typeof issue.value === 'string' && /\/grpc\/port$/.test(issue.pointer)) return;
-  if (isTemplateParameter(issue.value, site.resource.parameterized)) return;
   const hint =
     typeof issue.value === 'boolean' ? ' (quote the word if it is meant as text)' : typeof issue.value === 'string' && /^-?\d+$/.test(issue.value) ? ` (unquoted: ${issue.value})` : '';
   report({ messageId: 'undecodable', data: { path: issue.path, value: describeValue(issue.value), expected: issue.expected, hint }, pointer: issue.pointer });

@@ -2,6 +2,7 @@ import type { Container, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { CONTAINER_TYPE, decodeIssues, POD_SPEC_TYPE, type DecodeIssue } from './decode.js';
 import { joinPointer, valueAt } from './pointer.js';
+import { isTemplateParameter } from './validation.js';
 import { groupOf, type KubeObject, type Resource } from './resource.js';
 
 /**
@@ -146,7 +147,7 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
   const metadata = valueAt(resource.document, metadataPointer);
   const runsToCompletion = RUN_TO_COMPLETION_KINDS.has(resource.object.kind);
   const podRestartPolicy = restartPolicyOf(spec.restartPolicy) ?? (runsToCompletion ? 'OnFailure' : 'Always');
-  const containers = containerSites(spec, pointer, podRestartPolicy);
+  const containers = containerSites(spec, pointer, podRestartPolicy, resource.parameterized === true);
   return {
     resource,
     spec,
@@ -176,8 +177,10 @@ function relevantPodIssues(issues: DecodeIssue[], containers: readonly Container
  * The values of a container that matter to its probes: the probes, its ports when a probe names
  * one, its env when an exec probe expands $(VAR).
  */
-function relevantContainerIssues(issues: DecodeIssue[], container: Record<string, unknown>, pointer: string): DecodeIssue[] {
+function relevantContainerIssues(issues: DecodeIssue[], container: Record<string, unknown>, pointer: string, parameterized: boolean): DecodeIssue[] {
   if (issues.length === 0) return issues;
+  // In an OpenShift Template, ${PARAM} stands for a value filled in later: not a value to judge yet.
+  if (parameterized) issues = issues.filter((issue) => !isTemplateParameter(issue.value, true));
   const probes = PROBE_FIELDS.map((field) => container[field]).filter(isObject);
   const namesPort = probes.some((probe) => ['httpGet', 'tcpSocket'].some((handler) => typeof (probe[handler] as { port?: unknown } | undefined)?.port === 'string'));
   const expands = probes.some((probe) => JSON.stringify((probe.exec as { command?: unknown } | undefined)?.command ?? '').includes('$('));
@@ -196,7 +199,7 @@ function restartPolicyOf(value: unknown): RestartPolicy | undefined {
   return value === 'Always' || value === 'OnFailure' || value === 'Never' ? value : undefined;
 }
 
-function containerSites(spec: PodSpec, pointer: string, podRestartPolicy: RestartPolicy): ContainerSite[] {
+function containerSites(spec: PodSpec, pointer: string, podRestartPolicy: RestartPolicy, parameterized: boolean): ContainerSite[] {
   const sites: ContainerSite[] = [];
   const add = (list: unknown, field: string, roleOf: (container: Container) => ContainerRole) => {
     if (!Array.isArray(list)) return;
@@ -213,7 +216,7 @@ function containerSites(spec: PodSpec, pointer: string, podRestartPolicy: Restar
         // A sidecar is restarted whatever the pod's policy; a regular container may set its own
         // (ContainerRestartRules); an init container's policy is the pod's.
         restartPolicy: role === 'sidecar' ? 'Always' : ((role === 'container' ? restartPolicyOf(typed.restartPolicy) : undefined) ?? podRestartPolicy),
-        decodeIssues: relevantContainerIssues(decodeIssues(container, CONTAINER_TYPE, containerPointer, `${field}[${index}]`), container, containerPointer),
+        decodeIssues: relevantContainerIssues(decodeIssues(container, CONTAINER_TYPE, containerPointer, ''), container, containerPointer, parameterized),
       });
     });
   };
