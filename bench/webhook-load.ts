@@ -80,7 +80,7 @@ async function load(label: string, port: number, child: ChildProcess) {
     connections,
     duration: seconds,
     tlsOptions: { ca: readFileSync(pki.caCert) },
-  } as autocannon.Options);
+  });
   clearInterval(sampler);
   rss.push(rssMegabytes(child));
   const summary = {

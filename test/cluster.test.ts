@@ -102,10 +102,9 @@ describe('call guard', () => {
     const clock = new ManualClock();
     const registry = new Registry();
     const logs = new Lines();
-    let refresher: ClusterFactsRefresher | undefined;
-    const metrics = new ClusterMetrics(registry, () => refresher?.ageSeconds());
+    const metrics = new ClusterMetrics(registry, () => undefined);
     const guard = new CallGuard(GUARD, clock, metrics, createLogger(logs));
-    refresher = new ClusterFactsRefresher(clientFor(api), guard, clock, { intervalMs: 60_000, thresholds: { densePodsPerNode: 50 }, fallback: FALLBACK }, undefined);
+    const refresher = new ClusterFactsRefresher(clientFor(api), guard, clock, { intervalMs: 60_000, thresholds: { densePodsPerNode: 50 }, fallback: FALLBACK }, undefined);
     const gauge = async () => (await metrics.circuitState.get()).values[0]!.value;
     const failures = async () => (await metrics.refreshFailures.get()).values.reduce((sum, value) => sum + value.value, 0);
 
@@ -163,7 +162,7 @@ describe('call guard', () => {
     try {
       await assert.rejects(guard.run('density', (signal) => clientFor(api).getJson('/api/v1/nodes', {}, signal)), DeadlineExceeded);
       assert.equal(guard.failures, 1);
-      await assert.rejects(guard.run('density', async () => 1), CallNotAllowed);
+      await assert.rejects(guard.run('density', () => Promise.resolve(1)), CallNotAllowed);
     } finally {
       api.mode = 'ok';
     }

@@ -147,7 +147,15 @@ current-context: fake
     const start = Number(url.searchParams.get('continue') ?? 0);
     const page = items.slice(start, start + limit);
     const next = start + limit < items.length ? String(start + limit) : undefined;
-    this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(this.resourceVersion), ...(next ? { continue: next } : {}) }, items: page });
+    const metadata = { resourceVersion: String(this.resourceVersion), ...(next ? { continue: next } : {}) };
+    if (String(req.headers.accept).includes('as=Table') && url.pathname.endsWith('/pods')) {
+      // The API server's pod table (kubectl get pods -o wide), without the objects when includeObject=None.
+      const columnDefinitions = ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates'].map((name) => ({ name, type: 'string' }));
+      const rows = page.map((item) => ({ cells: [item.metadata?.name, '1/1', item.status?.phase ?? 'Running', 0, '1d', '10.0.0.1', item.spec?.nodeName ?? '<none>', '<none>', '<none>'] }));
+      this.json(res, 200, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions, rows });
+      return;
+    }
+    this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata, items: page });
   }
 
   private json(res: ServerResponse, status: number, body: Json): void {

@@ -155,7 +155,7 @@ describe('probe-lint --fix', () => {
     const run = runCli(['--fix', file]);
     assert.equal(run.code, 2);
     assert.equal(readFileSync(file, 'utf8'), text);
-    assert.match(run.stderr, /broken\.yaml:\d+:\d+  error    input\s+invalid YAML/);
+    assert.match(run.stderr, /broken\.yaml:\d+:\d+ {2}error {4}input\s+invalid YAML/);
   });
 
   it('refuses --fix together with --fix-dry-run', () => {

@@ -26,7 +26,7 @@ function expectationsOf(text: string): Expectation[] {
   text.split('\n').forEach((line, index) => {
     if (!line.includes('# expect:')) return;
     const match = MARKER.exec(line);
-    if (!match) throw new Error(`line ${index + 1}: a marker is written "# expect: <rule>/<messageId> <severity> [\"message part\"]": ${line.trim()}`);
+    if (!match) throw new Error(`line ${index + 1}: a marker is written "# expect: <rule>/<messageId> <severity> ["message part"]": ${line.trim()}`);
     const keyColumn = /^(\s*(?:- )?)/.exec(line)![1]!.length + 1;
     expectations.push({
       rule: match[1]!,

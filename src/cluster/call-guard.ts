@@ -91,7 +91,7 @@ export class CallGuard {
     try {
       const result = await Promise.race([
         call(controller.signal),
-        new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
+        new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true })),
       ]);
       this.succeeded();
       return result;

@@ -39,10 +39,11 @@ export function createClusterAccess(
   clock: Clock = systemClock,
 ): ClusterAccess {
   const client = new KubeClient(loadKubeConfig(kubeconfig.file, kubeconfig.context));
-  let refresher: ClusterFactsRefresher | undefined;
-  const metrics = new ClusterMetrics(registry, () => refresher?.ageSeconds());
+  // The metrics read the refresher's age, and the refresher's guard reports to the metrics.
+  const age: { of?: () => number | undefined } = {};
+  const metrics = new ClusterMetrics(registry, () => age.of?.());
   const guard = new CallGuard(guardOptions(config), clock, metrics, logger);
-  refresher = new ClusterFactsRefresher(
+  const refresher = new ClusterFactsRefresher(
     client,
     guard,
     clock,
@@ -54,6 +55,7 @@ export function createClusterAccess(
     },
     logger,
   );
+  age.of = () => refresher.ageSeconds();
   const namespaces = new NamespaceCache(client, guard, clock, logger);
   return {
     client,
@@ -61,7 +63,7 @@ export function createClusterAccess(
     refresher,
     namespaces,
     stop() {
-      refresher!.stop();
+      refresher.stop();
       namespaces.stop();
     },
   };

@@ -1,5 +1,6 @@
 // Pods per node, from paginated lists of nodes and non-terminated pods. Only counts are kept:
 // memory grows with the number of nodes, never with the number of pods.
+import type { Node } from 'kubernetes-types/core/v1.js';
 import type { ClusterFacts } from '../engine/cluster-facts.js';
 import type { Clock } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
@@ -21,18 +22,23 @@ export interface DensityThresholds {
   denseCapacityFraction?: number;
 }
 
-interface NodeItem {
-  metadata?: { name?: string };
-  status?: { allocatable?: { pods?: string | number } };
+/** A Table (meta.k8s.io/v1) as the API server prints `kubectl get -o wide`: column names and one row of cells per object. */
+interface PodTable {
+  columnDefinitions?: { name: string }[];
+  rows?: { cells: unknown[] }[];
 }
-interface PodItem {
-  spec?: { nodeName?: string };
-}
+
+/**
+ * Pods are listed as a Table without the objects (`includeObject=None`): the API server sends each
+ * pod's printed columns, among them its node, and never its spec, env or anything else. Memory and
+ * bandwidth grow with the number of pods only by a row each, and nothing secret is read.
+ */
+const POD_TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
 
 /** One refresh: lists nodes, then non-terminated pods, counting pods per node page by page. */
 export async function fetchDensity(client: KubeClient, signal: AbortSignal, clock: Clock): Promise<DensitySnapshot> {
   const capacity = new Map<string, number>();
-  await client.listPaged<NodeItem>('/api/v1/nodes', {}, signal, (items) => {
+  await client.listPaged<Node>('/api/v1/nodes', {}, signal, (items) => {
     for (const node of items) {
       const name = node.metadata?.name;
       if (name !== undefined) capacity.set(name, Number(node.status?.allocatable?.pods ?? 0));
@@ -41,10 +47,12 @@ export async function fetchDensity(client: KubeClient, signal: AbortSignal, cloc
   const podsPerNode = new Map<string, number>();
   for (const name of capacity.keys()) podsPerNode.set(name, 0);
   let pods = 0;
-  await client.listPaged<PodItem>('/api/v1/pods', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }, signal, (items) => {
-    for (const pod of items) {
-      const node = pod.spec?.nodeName;
-      if (node === undefined || !podsPerNode.has(node)) continue; // unscheduled, or on a node that left
+  await client.listTablePaged<PodTable>('/api/v1/pods', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed', includeObject: 'None' }, POD_TABLE, signal, (page) => {
+    const column = (page.columnDefinitions ?? []).findIndex((definition) => definition.name === 'Node');
+    if (column === -1) throw new Error('the API server\'s pod table has no Node column');
+    for (const row of page.rows ?? []) {
+      const node = row.cells[column];
+      if (typeof node !== 'string' || !podsPerNode.has(node)) continue; // unscheduled ("<none>"), or on a node that left
       podsPerNode.set(node, podsPerNode.get(node)! + 1);
       pods++;
     }

@@ -3,7 +3,7 @@
 // used (their age is exported), or the configured fallback when there never were any.
 import type { Logger } from 'pino';
 import type { ClusterFacts, ClusterFactsSource } from '../engine/cluster-facts.js';
-import { CallGuard, CallNotAllowed, type Clock } from './call-guard.js';
+import { CallNotAllowed, type CallGuard, type Clock } from './call-guard.js';
 import { factsFrom, fetchDensity, type DensitySnapshot, type DensityThresholds } from './density.js';
 import type { KubeClient } from './kube-client.js';
 

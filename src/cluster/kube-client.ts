@@ -47,7 +47,7 @@ export function loadKubeConfig(file: string | undefined, context: string | undef
     }
   } catch (error) {
     const message = (error as Error).message;
-    throw new Error(message.startsWith('no kubeconfig') || message.startsWith('the kubeconfig') ? message : `cannot use the kubeconfig: ${message}`);
+    throw new Error(message.startsWith('no kubeconfig') || message.startsWith('the kubeconfig') ? message : `cannot use the kubeconfig: ${message}`, { cause: error });
   }
   if (context !== undefined) {
     if (config.getContextObject(context) === null) throw new Error(`the kubeconfig has no context "${context}" (it has: ${config.getContexts().map((candidate) => candidate.name).join(', ') || 'none'})`);
@@ -60,12 +60,12 @@ export function loadKubeConfig(file: string | undefined, context: string | undef
 export class KubeClient {
   constructor(readonly config: KubeConfig) {}
 
-  /** One GET of a JSON resource. */
-  async getJson<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal): Promise<T> {
+  /** One GET of a JSON resource, in the representation `accept` asks for. */
+  async getJson<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal, accept = 'application/json'): Promise<T> {
     const cluster = this.config.getCurrentCluster()!;
     const url = new URL(cluster.server.replace(/\/$/, '') + path);
     for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
-    const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' } };
+    const options: RequestOptions = { method: 'GET', headers: { accept } };
     await this.config.applyToHTTPSOptions(options);
     return new Promise<T>((resolve, reject) => {
       const req = request(url, { ...options, signal }, (res) => {
@@ -103,8 +103,18 @@ export class KubeClient {
     return resourceVersion;
   }
 
+  /** Every page of a list asked for as a Table (`accept`), each handed to `onPage` and dropped. */
+  async listTablePaged<T>(path: string, query: Record<string, string | number | undefined>, accept: string, signal: AbortSignal, onPage: (page: T) => void): Promise<void> {
+    let token: string | undefined;
+    do {
+      const page = await this.getJson<T & { metadata?: { continue?: string } }>(path, { ...query, limit: query.limit ?? 500, continue: token }, signal, accept);
+      onPage(page);
+      token = page.metadata?.continue || undefined;
+    } while (token !== undefined);
+  }
+
   /** client-node's Watch; resolves once the stream is open, `done` is called when it ends. */
-  watch(path: string, query: Record<string, string | number | boolean | undefined>, onEvent: (type: string, object: any) => void, done: (error: unknown) => void): Promise<AbortController> {
-    return new Watch(this.config).watch(path, query, onEvent, done);
+  watch<T>(path: string, query: Record<string, string | number | boolean | undefined>, onEvent: (type: string, object: T) => void, done: (error: unknown) => void): Promise<AbortController> {
+    return new Watch(this.config).watch(path, query, onEvent as (type: string, object: unknown) => void, done);
   }
 }

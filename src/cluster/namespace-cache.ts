@@ -2,6 +2,7 @@
 // only names and labels are kept. A watch that ends is resumed from the last resourceVersion; a
 // 410 Gone (resourceVersion too old) starts over with a fresh list. Every list and watch start
 // goes through the guard.
+import type { Namespace } from 'kubernetes-types/core/v1.js';
 import type { Logger } from 'pino';
 import { CallNotAllowed, type CallGuard, type Clock } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
@@ -11,9 +12,6 @@ export interface NamespaceLabels {
   labelsOf(namespace: string): Readonly<Record<string, string>> | undefined;
 }
 
-interface NamespaceItem {
-  metadata?: { name?: string; labels?: Record<string, string>; resourceVersion?: string };
-}
 
 export class NamespaceCache implements NamespaceLabels {
   private labels = new Map<string, Readonly<Record<string, string>>>();
@@ -54,7 +52,7 @@ export class NamespaceCache implements NamespaceLabels {
     try {
       const next = new Map<string, Readonly<Record<string, string>>>();
       this.resourceVersion = await this.guard.run('namespaces', (signal) =>
-        this.client.listPaged<NamespaceItem>('/api/v1/namespaces', {}, signal, (items) => {
+        this.client.listPaged<Namespace>('/api/v1/namespaces', {}, signal, (items) => {
           for (const item of items) if (item.metadata?.name) next.set(item.metadata.name, { ...(item.metadata.labels ?? {}) });
         }),
       );
@@ -70,16 +68,17 @@ export class NamespaceCache implements NamespaceLabels {
   private async watch(): Promise<void> {
     if (this.stopped) return;
     let gone = false;
-    const onEvent = (type: string, object: any) => {
+    // A watch event carries a Namespace, or (type ERROR) a Status.
+    const onEvent = (type: string, object: Namespace & { code?: number }) => {
       if (type === 'ERROR') {
         if (object?.code === 410) gone = true;
         return;
       }
-      const name = object?.metadata?.name as string | undefined;
-      if (object?.metadata?.resourceVersion) this.resourceVersion = object.metadata.resourceVersion;
-      if (type === 'BOOKMARK' || name === undefined) return;
-      if (type === 'DELETED') this.labels.delete(name);
-      else this.labels.set(name, { ...(object.metadata.labels ?? {}) });
+      const metadata = object?.metadata;
+      if (metadata?.resourceVersion) this.resourceVersion = metadata.resourceVersion;
+      if (type === 'BOOKMARK' || metadata?.name === undefined) return;
+      if (type === 'DELETED') this.labels.delete(metadata.name);
+      else this.labels.set(metadata.name, { ...(metadata.labels ?? {}) });
     };
     // client-node's Watch reports a failed start (refused, 4xx/5xx) through `done`, not by
     // rejecting; the guard must see it as a failed call.
@@ -100,7 +99,7 @@ export class NamespaceCache implements NamespaceLabels {
     try {
       this.watchAbort = await this.guard.run('namespaces-watch', async () => {
         const controller = await this.client.watch('/api/v1/namespaces', { resourceVersion: this.resourceVersion, allowWatchBookmarks: true }, onEvent, done);
-        if (startError !== undefined) throw startError;
+        if (startError !== undefined) throw startError instanceof Error ? startError : new Error(`the watch did not start: ${JSON.stringify(startError)}`);
         started = true;
         return controller;
       });

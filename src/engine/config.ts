@@ -72,7 +72,7 @@ function configValidator(): { schema: Schema; validate: ValidateFunction<ProbeLi
 
 /** The committed schema (schema/config.schema.json). */
 export function configSchema(): Record<string, unknown> {
-  return configValidator().schema as Record<string, unknown>;
+  return configValidator().schema;
 }
 
 /** `.probe-lint.yaml` (or `.yml`) in `start` or the nearest directory above it. */

@@ -103,7 +103,7 @@ export interface PodSiteContext<MessageId extends string> {
   decodeIssues: readonly DecodeIssue[];
   /** The ids of every rule probe-lint has, enabled or not. */
   knownRules: ReadonlySet<string>;
-  report(report: Report<MessageId>): void;
+  report: (report: Report<MessageId>) => void;
 }
 
 export interface ContainerContext<Options, MessageId extends string> {
@@ -113,17 +113,17 @@ export interface ContainerContext<Options, MessageId extends string> {
   spec: Container;
   /** The container's probes, defaults applied, in startup, liveness, readiness order. */
   probes: EffectiveProbe[];
-  probe(type: ProbeType): EffectiveProbe | undefined;
+  probe: (type: ProbeType) => EffectiveProbe | undefined;
   options: Options;
   cluster: ClusterFacts;
   run: RunFacts;
-  report(report: Report<MessageId>): void;
+  report: (report: Report<MessageId>) => void;
 }
 
 export interface DocumentContext<MessageId extends string> {
   /** Issues of the document's source text (duplicate keys…), by kind. */
   sourceIssues: readonly SourceIssue[];
-  report(report: Report<MessageId>): void;
+  report: (report: Report<MessageId>) => void;
 }
 
 export interface Rule<Options = unknown, MessageId extends string = string> {

@@ -65,6 +65,6 @@ export function selectingService(object: { apiVersion: string; kind: string; met
   return {
     name: typeof metadata.name === 'string' ? metadata.name : '',
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
-    selector: Object.fromEntries(entries) as Record<string, string>,
+    selector: Object.fromEntries(entries),
   };
 }

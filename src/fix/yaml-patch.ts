@@ -28,13 +28,13 @@ export function editsFor(text: string, document: Document, operations: readonly 
   const edits: TextEdit[] = [];
   const flowGroups = new Map<Node, { pointer: string; operations: PatchOperation[] }>();
   for (const operation of operations) {
-    const flow = outermostFlowNode(document.contents as Node | null, operation.path);
+    const flow = outermostFlowNode(document.contents, operation.path);
     if (flow === undefined) {
       edits.push(...blockEditsFor(text, document, operation));
       continue;
     }
     const group = flowGroups.get(flow.node) ?? flowGroups.set(flow.node, { pointer: flow.pointer, operations: [] }).get(flow.node)!;
-    group.operations.push({ ...operation, path: operation.path.slice(flow.pointer.length) } as PatchOperation);
+    group.operations.push({ ...operation, path: operation.path.slice(flow.pointer.length) });
   }
   for (const [node, group] of flowGroups) edits.push(rerenderFlow(node, group.operations));
   return edits;
@@ -58,7 +58,7 @@ function outermostFlowNode(root: Node | null, path: string): { node: Node; point
 
 function rerenderFlow(node: Node, operations: PatchOperation[]): TextEdit {
   if (!node.range) throw new UnsupportedEdit('a flow collection without a source range');
-  const value = fastJsonPatch.applyPatch(node.toJSON(), structuredClone(operations), true, false).newDocument;
+  const value: unknown = fastJsonPatch.applyPatch(node.toJSON() as unknown, structuredClone(operations), true, false).newDocument;
   const rendered = stringify(value, { ...RENDER_OPTIONS, collectionStyle: 'flow' }).trimEnd();
   return { start: node.range[0], end: node.range[1], text: rendered };
 }
@@ -67,7 +67,7 @@ function blockEditsFor(text: string, document: Document, operation: PatchOperati
   const segments = parsePointer(operation.path);
   const key = segments.pop();
   if (key === undefined) throw new UnsupportedEdit('cannot replace a whole document');
-  const parent = resolve(document.contents as Node | null, segments, operation.path);
+  const parent = resolve(document.contents, segments, operation.path);
   if (!isMap(parent)) throw new UnsupportedEdit(`${operation.path}: only members of mappings can be fixed`);
   const pair = findPair(parent, key);
 

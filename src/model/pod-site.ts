@@ -152,7 +152,7 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
     resource,
     spec,
     pointer,
-    podMetadata: isObject(metadata) ? (metadata as ObjectMeta) : undefined,
+    podMetadata: isObject(metadata) ? (metadata) : undefined,
     containers,
     longRunning: !runsToCompletion && podRestartPolicy === 'Always',
     platform: groupOf(resource.object.apiVersion) === KNATIVE_SERVING_GROUP ? 'knative' : 'kubernetes',

@@ -32,7 +32,7 @@ export function checkIdentity(probe: EffectiveProbe, container: Container): stri
       return JSON.stringify(['tcpSocket', raw.tcpSocket?.host ?? '', resolvePort(container, raw.tcpSocket?.port)]);
     case 'grpc':
       return JSON.stringify(['grpc', raw.grpc?.port ?? 0, raw.grpc?.service ?? '']);
-    default:
+    case undefined:
       return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { RenderedOrigin } from './rendered.js';
 
@@ -135,7 +135,7 @@ function decodeText(buffer: Buffer): { text: string } | { problem: string } {
   }
 }
 
-function kindOf(stat: import('node:fs').Stats): string {
+function kindOf(stat: Stats): string {
   if (stat.isFIFO()) return 'a FIFO';
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
   if (stat.isSocket()) return 'a socket';

@@ -34,7 +34,7 @@ interface ReviewResult {
   rules: string[];
 }
 
-export async function webhookPlugin(app: HttpsFastify, options: WebhookPluginOptions): Promise<void> {
+export function webhookPlugin(app: HttpsFastify, options: WebhookPluginOptions, done: (error?: Error) => void): void {
   const { metrics } = options;
   const fixRules = admissionFixRules(options.rules, options.webhook);
   const settings = { limits: options.limits, annotationsInEnforce: options.webhook.annotationsInEnforce === true };
@@ -114,8 +114,8 @@ export async function webhookPlugin(app: HttpsFastify, options: WebhookPluginOpt
     });
   }
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => (options.isReady() ? { status: 'ready' } : reply.status(503).send({ status: 'not ready' })));
+  app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
+  app.get('/readyz', (_request, reply) => (options.isReady() ? reply.send({ status: 'ready' }) : reply.status(503).send({ status: 'not ready' })));
   app.get('/metrics', async (_request, reply) => {
     void reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();
@@ -132,6 +132,7 @@ export async function webhookPlugin(app: HttpsFastify, options: WebhookPluginOpt
     request.log.error({ err: error, route }, 'request failed');
     return reply.status(500).send({ error: 'Internal Server Error', statusCode: 500, message: 'internal error' });
   });
+  done();
 }
 
 function routeLabel(request: FastifyRequest): string {

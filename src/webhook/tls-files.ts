@@ -22,7 +22,7 @@ export function loadTlsMaterial(files: TlsFiles): TlsMaterial {
     try {
       return readFileSync(file);
     } catch (error) {
-      throw new Error(`cannot read the ${what} ${file}: ${(error as Error).message}`);
+      throw new Error(`cannot read the ${what} ${file}: ${(error as Error).message}`, { cause: error });
     }
   };
   const cert = read(files.certFile, 'TLS certificate');
@@ -31,7 +31,7 @@ export function loadTlsMaterial(files: TlsFiles): TlsMaterial {
   try {
     createSecureContext({ cert, key, ...(ca ? { ca } : {}) });
   } catch (error) {
-    throw new Error(`the TLS certificate ${files.certFile} and key ${files.keyFile} cannot be used together: ${(error as Error).message}`);
+    throw new Error(`the TLS certificate ${files.certFile} and key ${files.keyFile} cannot be used together: ${(error as Error).message}`, { cause: error });
   }
   const fingerprint = createHash('sha256').update(cert).update(key).update(ca ?? '').digest('hex');
   return { cert, key, ...(ca ? { ca } : {}), fingerprint };
