@@ -7,11 +7,13 @@ import Fastify from 'fastify';
 const [certFile, keyFile, port, responseFile] = process.argv.slice(2);
 const response = JSON.parse(readFileSync(responseFile!, 'utf8')) as Record<string, unknown>;
 const app = Fastify({ https: { cert: readFileSync(certFile!), key: readFileSync(keyFile!), minVersion: 'TLSv1.2' }, bodyLimit: 8 * 1024 * 1024 });
-app.post<{ Body: { request: { uid: string } } }>('/validate', (request, reply) => reply.send({
-  apiVersion: 'admission.k8s.io/v1',
-  kind: 'AdmissionReview',
-  response: { ...response, uid: request.body.request.uid },
-}));
+app.post<{ Body: { request: { uid: string } } }>('/validate', (request, reply) =>
+  reply.send({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    response: { ...response, uid: request.body.request.uid },
+  }),
+);
 await app.listen({ port: Number(port), host: '127.0.0.1' });
 console.log('listening');
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -31,7 +31,14 @@ async function time(run: () => unknown): Promise<number> {
 async function lintOnce(paths: string[]): Promise<{ output: string; code: number }> {
   const args = parseArguments([...paths, '--format', 'json', '--fail-on', 'never']).args as LintArguments;
   let output = '';
-  const code = await runLint(args, { stdout: (text) => (output += text), stderr: (text) => process.stderr.write(text), readStdin: () => '', isTty: false, env: {}, cwd: process.cwd() });
+  const code = await runLint(args, {
+    stdout: (text) => (output += text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin: () => '',
+    isTty: false,
+    env: {},
+    cwd: process.cwd(),
+  });
   return { output, code };
 }
 
@@ -56,7 +63,9 @@ async function compare(label: string, paths: string[], files: string[], bytes: n
   const lint = median(lintTimes);
   const load = median(loadTimes);
   const megabytes = bytes / 1e6;
-  console.log(`\n${label}: ${files.length} files, ${megabytes.toFixed(1)} MB, ${result.summary.resources} resources, ${result.findings.length} findings (${located} with line:column)`);
+  console.log(
+    `\n${label}: ${files.length} files, ${megabytes.toFixed(1)} MB, ${result.summary.resources} resources, ${result.findings.length} findings (${located} with line:column)`,
+  );
   console.log(`  js-yaml loadAll   ${load.toFixed(0).padStart(6)} ms  ${(megabytes / (load / 1000)).toFixed(1)} MB/s`);
   console.log(`  probe-lint lint   ${lint.toFixed(0).padStart(6)} ms  ${(megabytes / (lint / 1000)).toFixed(1)} MB/s`);
   console.log(`  ratio lint ÷ load ${(lint / load).toFixed(2)}  (goal ≤ 1.5; median of ${rounds} rounds)`);

@@ -42,7 +42,10 @@ const body = JSON.stringify(
 
 // The echo answers with exactly what probe-lint answers, so both send the same bytes.
 const responseFile = join(pki.directory, 'response.json');
-const expected = validateRequest(JSON.parse(body).request, new Engine(RULES, { config: {}, cluster: unknownCluster() }), new NamespacePolicy({}, undefined), { limits: DEFAULT_LIMITS, annotationsInEnforce: false }).response;
+const expected = validateRequest(JSON.parse(body).request, new Engine(RULES, { config: {}, cluster: unknownCluster() }), new NamespacePolicy({}, undefined), {
+  limits: DEFAULT_LIMITS,
+  annotationsInEnforce: false,
+}).response;
 writeFileSync(responseFile, JSON.stringify(expected));
 
 function rssMegabytes(child: ChildProcess): number {
@@ -106,13 +109,20 @@ async function stop(child: ChildProcess) {
   await exited;
 }
 
-console.log(`${connections} connections, ${seconds} s each, ${body.length}-byte Deployment review, ${JSON.stringify(expected).length}-byte response (${expected.warnings?.length ?? 0} warnings)`);
+console.log(
+  `${connections} connections, ${seconds} s each, ${body.length}-byte Deployment review, ${JSON.stringify(expected).length}-byte response (${expected.warnings?.length ?? 0} warnings)`,
+);
 const echoPort = 19443;
 const webhookPort = 19444;
 const echo = await start([join(here, 'echo-server.js'), cert.cert, cert.key, String(echoPort), responseFile], echoPort);
 const baseline = await load('fastify echo', echoPort, echo);
 await stop(echo);
-const webhook = await start([join(here, '../src/cli/bin.js'), 'serve', '--port', String(webhookPort), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], webhookPort);
+const webhook = await start(
+  [join(here, '../src/cli/bin.js'), 'serve', '--port', String(webhookPort), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key],
+  webhookPort,
+);
 const probeLint = await load('probe-lint /validate', webhookPort, webhook);
 await stop(webhook);
-console.log(`throughput ratio probe-lint ÷ echo: ${(probeLint.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} (goal ≥ 0.7); p99 ${probeLint.p99} ms (goal ≤ 10 ms)`);
+console.log(
+  `throughput ratio probe-lint ÷ echo: ${(probeLint.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} (goal ≥ 0.7); p99 ${probeLint.p99} ms (goal ≤ 10 ms)`,
+);

@@ -12,7 +12,13 @@ const RESOURCES: Record<string, { group: string; version: string; resource: stri
   Rollout: { group: 'argoproj.io', version: 'v1alpha1', resource: 'rollouts' },
 };
 
-export function admissionReview(options: { operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT'; object?: Json; oldObject?: Json; dryRun?: boolean; namespace?: string }): Json {
+export function admissionReview(options: {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  object?: Json;
+  oldObject?: Json;
+  dryRun?: boolean;
+  namespace?: string;
+}): Json {
   const subject = (options.object ?? options.oldObject)!;
   const resource = RESOURCES[subject.kind]!;
   const kind = { group: resource.group, version: resource.version, kind: subject.kind };

@@ -10,12 +10,22 @@ import { openApiErrors } from './openapi.js';
 
 const CHART = 'charts/probe-lint';
 /** Kinds whose API group has no schema file in ../shared/k8s-openapi (core, apps, batch, admissionregistration only). */
-const KINDS_WITHOUT_OFFICIAL_SCHEMA = new Set(['PodDisruptionBudget', 'ClusterRole', 'ClusterRoleBinding', 'NetworkPolicy', 'Certificate', 'Issuer', 'ServiceMonitor']);
+const KINDS_WITHOUT_OFFICIAL_SCHEMA = new Set([
+  'PodDisruptionBudget',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'NetworkPolicy',
+  'Certificate',
+  'Issuer',
+  'ServiceMonitor',
+]);
 
 function render(...args: string[]): { objects: any[]; text: string } {
   const run = helm(['template', 'probe-lint', CHART, '--namespace', 'probe-lint', ...args]);
   assert.equal(run.code, 0, run.stderr);
-  const objects = parseAllDocuments(run.stdout).map((document) => document.toJS()).filter(Boolean);
+  const objects = parseAllDocuments(run.stdout)
+    .map((document) => document.toJS())
+    .filter(Boolean);
   return { objects, text: run.stdout };
 }
 
@@ -33,7 +43,19 @@ describe('Helm chart', () => {
   for (const [label, args] of [
     ['default values', []],
     ['cert-manager', ['--set', 'certManager.enabled=true']],
-    ['every option on', ['--set', 'serviceMonitor.enabled=true', '--set', 'networkPolicy.enabled=true', '--set', 'config.webhook.mutateTemplates=true', '--set', 'webhook.failurePolicy=Fail']],
+    [
+      'every option on',
+      [
+        '--set',
+        'serviceMonitor.enabled=true',
+        '--set',
+        'networkPolicy.enabled=true',
+        '--set',
+        'config.webhook.mutateTemplates=true',
+        '--set',
+        'webhook.failurePolicy=Fail',
+      ],
+    ],
   ] as [string, string[]][]) {
     it(`renders with ${label}; every object with an official schema validates against it`, () => {
       const { objects } = render(...args);
@@ -60,7 +82,12 @@ describe('Helm chart', () => {
     assert.deepEqual(pod.securityContext.seccompProfile, { type: 'RuntimeDefault' });
     assert.equal(pod.securityContext.runAsNonRoot, true);
     assert.ok(Number.isInteger(pod.securityContext.runAsUser) && pod.securityContext.runAsUser > 0);
-    assert.deepEqual(container.securityContext, { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
+    assert.deepEqual(container.securityContext, {
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+    });
     assert.ok(container.resources.requests.cpu && container.resources.requests.memory && container.resources.limits.memory);
     assert.equal(byKind(objects, 'PodDisruptionBudget')[0].spec.minAvailable, 1);
     const [role] = byKind(objects, 'ClusterRole');
@@ -88,8 +115,20 @@ describe('Helm chart', () => {
     const [mutating] = byKind(objects, 'MutatingWebhookConfiguration')[0].webhooks;
     assert.equal(mutating.reinvocationPolicy, 'IfNeeded');
     assert.deepEqual(mutating.rules, [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'], scope: 'Namespaced' }]);
-    const validatingResources = byKind(objects, 'ValidatingWebhookConfiguration')[0].webhooks[0].rules.flatMap((rule: any) => rule.resources).sort();
-    assert.deepEqual(validatingResources, ['cronjobs', 'daemonsets', 'deployments', 'jobs', 'pods', 'podtemplates', 'replicasets', 'replicationcontrollers', 'statefulsets']);
+    const validatingResources = byKind(objects, 'ValidatingWebhookConfiguration')[0]
+      .webhooks[0].rules.flatMap((rule: any) => rule.resources)
+      .sort();
+    assert.deepEqual(validatingResources, [
+      'cronjobs',
+      'daemonsets',
+      'deployments',
+      'jobs',
+      'pods',
+      'podtemplates',
+      'replicasets',
+      'replicationcontrollers',
+      'statefulsets',
+    ]);
   });
 
   it('generates a CA and a serving certificate for the Service, and puts that CA in both caBundles', () => {
@@ -108,7 +147,12 @@ describe('Helm chart', () => {
   it('with cert-manager, issues the certificate there and lets its injector fill the caBundle', () => {
     const { objects } = render('--set', 'certManager.enabled=true');
     assert.equal(byKind(objects, 'Secret').length, 0);
-    assert.deepEqual(byKind(objects, 'Certificate').map((certificate) => certificate.spec.secretName).sort(), ['probe-lint-ca', 'probe-lint-tls']);
+    assert.deepEqual(
+      byKind(objects, 'Certificate')
+        .map((certificate) => certificate.spec.secretName)
+        .sort(),
+      ['probe-lint-ca', 'probe-lint-tls'],
+    );
     for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
       const [configuration] = byKind(objects, kind);
       assert.equal(configuration.metadata.annotations['cert-manager.io/inject-ca-from'], 'probe-lint/probe-lint');

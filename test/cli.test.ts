@@ -101,14 +101,19 @@ describe('formats', () => {
     assert.equal(run.code, 1);
     const lines = run.stdout.trimEnd().split('\n');
     assert.equal(lines[0], file);
-    assert.match(lines[1]!, new RegExp(`^  ${file.replace(/[.]/g, '\\.')}:13:9  warning  timeout-not-below-period  Pod/p, container "c": livenessProbe timeoutSeconds 10 s`));
+    assert.match(
+      lines[1]!,
+      new RegExp(`^  ${file.replace(/[.]/g, '\\.')}:13:9  warning  timeout-not-below-period  Pod/p, container "c": livenessProbe timeoutSeconds 10 s`),
+    );
     assert.equal(lines.at(-1), '⚠ 1 problem (0 errors, 1 warning, 0 infos) in 1 file, 1 resource, 1 container');
     assert.doesNotMatch(run.stdout, /\x1b\[/, 'no colours when not a terminal');
     assert.match(runCli([file, '--color']).stdout, /\x1b\[33mwarning/);
   });
 
   it('json: one object with findings (1-based positions, resource, container, pointer) and a summary', () => {
-    const run = runCli(['-', '--format', 'json'], { input: `${warning}---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  selector: {app: none}\n` });
+    const run = runCli(['-', '--format', 'json'], {
+      input: `${warning}---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  selector: {app: none}\n`,
+    });
     const output = JSON.parse(run.stdout);
     assert.deepEqual(output.findings, [
       {
@@ -133,7 +138,12 @@ describe('formats', () => {
     const run = runCli([file, '--format', 'github']);
     const lines = run.stdout.trimEnd().split('\n');
     const escaped = file.replace(/,/g, '%2C');
-    assert.match(lines[0]!, new RegExp(`^::error file=${escaped.replace(/[.]/g, '\\.')},line=13,col=9,title=probe-lint%3A success-threshold-not-one::Pod/p, container "c": livenessProbe\\.successThreshold is 2`));
+    assert.match(
+      lines[0]!,
+      new RegExp(
+        `^::error file=${escaped.replace(/[.]/g, '\\.')},line=13,col=9,title=probe-lint%3A success-threshold-not-one::Pod/p, container "c": livenessProbe\\.successThreshold is 2`,
+      ),
+    );
     assert.match(lines[1]!, /^::notice file=.*,line=\d+,col=7,title=probe-lint%3A missing-liveness-probe::/);
     assert.equal(lines.length, 3);
   });
@@ -141,7 +151,7 @@ describe('formats', () => {
   describe('sarif', () => {
     const multitool = join(ROOT, 'tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool');
 
-    it('is valid SARIF 2.1.0 by Microsoft\'s validator, with no error and no warning', () => {
+    it("is valid SARIF 2.1.0 by Microsoft's validator, with no error and no warning", () => {
       chmodSync(multitool, 0o755); // npm may skip the package's postinstall that sets it
       const outside = write('sarif/outside.yaml', error);
       write('sarif/broken.yaml', 'kind: [\n');
@@ -150,15 +160,22 @@ describe('formats', () => {
       const log = JSON.parse(run.stdout);
       const sarifFile = join(work, 'out.sarif');
       writeFileSync(sarifFile, run.stdout);
-      const validation = spawnSync(multitool, ['validate', sarifFile, '--output', join(work, 'validation.sarif'), '--log', 'ForceOverwrite'], { encoding: 'utf8' });
+      const validation = spawnSync(multitool, ['validate', sarifFile, '--output', join(work, 'validation.sarif'), '--log', 'ForceOverwrite'], {
+        encoding: 'utf8',
+      });
       assert.equal(validation.status, 0, validation.stdout + validation.stderr);
       const report = JSON.parse(readFileSync(join(work, 'validation.sarif'), 'utf8'));
-      const problems = report.runs[0].results.filter((result: { level?: string }) => result.level === 'error' || result.level === 'warning' || result.level === undefined);
+      const problems = report.runs[0].results.filter(
+        (result: { level?: string }) => result.level === 'error' || result.level === 'warning' || result.level === undefined,
+      );
       assert.deepEqual(problems, []);
 
       const [sarifRun] = log.runs;
       assert.equal(log.version, '2.1.0');
-      assert.deepEqual(sarifRun.tool.driver.rules.map((rule: { id: string }) => rule.id), RULES.map((rule) => rule.meta.id));
+      assert.deepEqual(
+        sarifRun.tool.driver.rules.map((rule: { id: string }) => rule.id),
+        RULES.map((rule) => rule.meta.id),
+      );
       assert.ok(sarifRun.tool.driver.rules.every((rule: { help: { markdown: string } }) => rule.help.markdown.startsWith('# ')));
       const example = sarifRun.results.find((result: { ruleId: string }) => result.ruleId === 'readiness-termination-grace-period');
       assert.deepEqual(example.locations[0].physicalLocation, {
@@ -186,7 +203,10 @@ describe('configuration', () => {
     const run = runCli(['-', '--config', config], { input: clean });
     assert.equal(run.code, 2);
     assert.equal(run.stdout, '');
-    assert.match(run.stderr, new RegExp(`${config.replace(/[.]/g, '\\.')}:2:29: rules\\.timeout-not-below-period: must be one of "off", "error", "warning", "info"`));
+    assert.match(
+      run.stderr,
+      new RegExp(`${config.replace(/[.]/g, '\\.')}:2:29: rules\\.timeout-not-below-period: must be one of "off", "error", "warning", "info"`),
+    );
   });
 
   it('exits 2 when --config names a missing file', () => {
@@ -198,14 +218,19 @@ describe('configuration', () => {
   it('--pods-per-node makes a frequent exec probe a warning on a dense cluster and silent on a sparse one', () => {
     const exec = podYaml('livenessProbe:\n  exec:\n    command: [x]\n  periodSeconds: 2\nreadinessProbe:\n  httpGet:\n    port: 80');
     const severities = (args: string[]) =>
-      JSON.parse(runCli(['-', '--format', 'json', ...args], { input: exec }).stdout).findings.map((finding: { rule: string; severity: string }) => `${finding.rule}:${finding.severity}`);
+      JSON.parse(runCli(['-', '--format', 'json', ...args], { input: exec }).stdout).findings.map(
+        (finding: { rule: string; severity: string }) => `${finding.rule}:${finding.severity}`,
+      );
     assert.deepEqual(severities([]), ['exec-probe-dense-cluster:info']);
     assert.deepEqual(severities(['--pods-per-node', '80']), ['exec-probe-dense-cluster:warning']);
     assert.deepEqual(severities(['--pods-per-node', '10']), []);
   });
 
   it('--show-suppressed lists suppressed findings with the reason; --strict brings them back', () => {
-    const suppressed = warning.replace('  name: p\n', '  name: p\n  annotations:\n    probe-lint.dev/ignore: "timeout-not-below-period # vendor image, slow /health"\n');
+    const suppressed = warning.replace(
+      '  name: p\n',
+      '  name: p\n  annotations:\n    probe-lint.dev/ignore: "timeout-not-below-period # vendor image, slow /health"\n',
+    );
     const quiet = runCli(['-'], { input: suppressed });
     assert.equal(quiet.code, 0);
     assert.match(quiet.stdout, /no problems in 1 file, 1 resource, 1 container; 1 suppressed/);
@@ -220,11 +245,18 @@ describe('rules and explain', () => {
     const run = runCli(['rules']);
     assert.equal(run.code, 0);
     const lines = run.stdout.trimEnd().split('\n');
-    assert.deepEqual(lines.map((line) => line.split(/\s+/)[0]), RULES.map((rule) => rule.meta.id));
+    assert.deepEqual(
+      lines.map((line) => line.split(/\s+/)[0]),
+      RULES.map((rule) => rule.meta.id),
+    );
     assert.match(run.stdout, /timeout-not-below-period\s+warning\s+suggestion\s+a probe whose effective timeoutSeconds/);
     assert.match(run.stdout, /exec-probe-dense-cluster\s+info\s+an exec probe .*\(warning when the cluster is known to be dense/);
     const severities = RULES.map((rule) => rule.meta.severity);
-    assert.deepEqual(severities, [...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)), 'errors first, then warnings, then infos');
+    assert.deepEqual(
+      severities,
+      [...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)),
+      'errors first, then warnings, then infos',
+    );
   });
 
   it('explains a rule from its README, and rejects an unknown one', () => {

@@ -20,7 +20,6 @@ import { podYaml, runCliAsync, until, wait } from './helpers.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
 
-
 let pki: TestPki;
 let directory: string;
 before(() => {
@@ -31,14 +30,13 @@ before(() => {
 const denseCluster = (api: FakeApiServer) => {
   api.set('/api/v1/nodes', nodes(3));
   api.set('/api/v1/pods', [...podsOn('node-0', 80), ...podsOn('node-1', 80), ...podsOn('node-2', 80)]);
-  api.set('/api/v1/namespaces', [
-    { metadata: { name: 'shop', labels: { 'probe-lint.dev/mode': 'enforce' } } },
-    { metadata: { name: 'dev', labels: {} } },
-  ]);
+  api.set('/api/v1/namespaces', [{ metadata: { name: 'shop', labels: { 'probe-lint.dev/mode': 'enforce' } } }, { metadata: { name: 'dev', labels: {} } }]);
 };
 
-const rejected = () => container('web', { livenessProbe: { tcpSocket: { port: 80 } }, readinessProbe: { httpGet: { path: '/ready', port: 80 }, terminationGracePeriodSeconds: 5 } });
-const frequentExec = () => container('agent', { livenessProbe: { exec: { command: ['/bin/check'] }, periodSeconds: 2 }, readinessProbe: { tcpSocket: { port: 80 } } });
+const rejected = () =>
+  container('web', { livenessProbe: { tcpSocket: { port: 80 } }, readinessProbe: { httpGet: { path: '/ready', port: 80 }, terminationGracePeriodSeconds: 5 } });
+const frequentExec = () =>
+  container('agent', { livenessProbe: { exec: { command: ['/bin/check'] }, periodSeconds: 2 }, readinessProbe: { tcpSocket: { port: 80 } } });
 
 describe('webhook with a live cluster', () => {
   let api: FakeApiServer;
@@ -46,7 +44,10 @@ describe('webhook with a live cluster', () => {
   let server: WebhookServer;
   let port: number;
   const config: ProbeLintConfig = {
-    cluster: { refreshIntervalSeconds: 0.1, guard: { deadlineSeconds: 0.4, backoffInitialSeconds: 0.05, backoffMaxSeconds: 0.1, failureThreshold: 3, openSeconds: 0.6 } },
+    cluster: {
+      refreshIntervalSeconds: 0.1,
+      guard: { deadlineSeconds: 0.4, backoffInitialSeconds: 0.05, backoffMaxSeconds: 0.1, failureThreshold: 3, openSeconds: 0.6 },
+    },
   };
 
   before(async () => {
@@ -96,7 +97,10 @@ describe('webhook with a live cluster', () => {
     assert.equal((await review(pod([rejected()], { namespace: 'shop' }))).allowed, false);
     assert.equal((await review(pod([rejected()], { namespace: 'dev' }))).allowed, true);
     const warnings: string[] = (await review(pod([frequentExec()], { namespace: 'dev' }))).warnings;
-    assert.ok(warnings.some((line) => line.endsWith('[exec-probe-dense-cluster]')), warnings.join('\n'));
+    assert.ok(
+      warnings.some((line) => line.endsWith('[exec-probe-dense-cluster]')),
+      warnings.join('\n'),
+    );
   });
 
   it('answers reviews while the API server hangs: admission never waits on it', async () => {
@@ -128,7 +132,10 @@ describe('webhook with a live cluster', () => {
     await until(async () => (await metric('probe_lint_circuit_breaker_state')) === 2, 'an open circuit');
     assert.ok((await metric('probe_lint_cluster_facts_age_seconds')) > ageAtOutage, 'the facts age while the API server is away');
     assert.ok((await metric('probe_lint_cluster_refresh_failures_total')) >= 3);
-    assert.ok((await review(pod([frequentExec()], { namespace: 'dev' }))).warnings.some((line: string) => line.endsWith('[exec-probe-dense-cluster]')), 'the last known density is still used');
+    assert.ok(
+      (await review(pod([frequentExec()], { namespace: 'dev' }))).warnings.some((line: string) => line.endsWith('[exec-probe-dense-cluster]')),
+      'the last known density is still used',
+    );
 
     await api.start(apiPort);
     denseCluster(api);
@@ -149,16 +156,32 @@ describe('CLI with --kubeconfig, and probe-lint audit', () => {
     await api.start();
     denseCluster(api);
     const owned = (kind: string, name: string) => [{ apiVersion: 'v1', kind, name, uid: 'u', controller: true }];
-    api.set('/apis/apps/v1/deployments', [deployment([rejected()], { namespace: 'shop', name: 'web' }), deployment([container('ok', { livenessProbe: { tcpSocket: { port: 1 } }, readinessProbe: { httpGet: { port: 2 } } })], { namespace: 'other', name: 'fine' })]);
+    api.set('/apis/apps/v1/deployments', [
+      deployment([rejected()], { namespace: 'shop', name: 'web' }),
+      deployment([container('ok', { livenessProbe: { tcpSocket: { port: 1 } }, readinessProbe: { httpGet: { port: 2 } } })], {
+        namespace: 'other',
+        name: 'fine',
+      }),
+    ]);
     api.set('/apis/apps/v1/statefulsets', []);
     api.set('/apis/apps/v1/daemonsets', []);
     api.set('/apis/batch/v1/cronjobs', []);
-    api.set('/apis/batch/v1/jobs', [{ metadata: { name: 'nightly-123', namespace: 'shop', ownerReferences: owned('CronJob', 'nightly') }, spec: { template: { spec: { restartPolicy: 'Never', containers: [rejected()] } } } }]);
+    api.set('/apis/batch/v1/jobs', [
+      {
+        metadata: { name: 'nightly-123', namespace: 'shop', ownerReferences: owned('CronJob', 'nightly') },
+        spec: { template: { spec: { restartPolicy: 'Never', containers: [rejected()] } } },
+      },
+    ]);
     // 80 pods on each node (dense), all owned by ReplicaSets, so audit skips them.
-    const replicaSetPods = ['node-0', 'node-1', 'node-2'].flatMap((node) => podsOn(node, 80)).map((item) => ({ ...item, metadata: { ...item.metadata, ownerReferences: owned('ReplicaSet', 'rs') } }));
+    const replicaSetPods = ['node-0', 'node-1', 'node-2']
+      .flatMap((node) => podsOn(node, 80))
+      .map((item) => ({ ...item, metadata: { ...item.metadata, ownerReferences: owned('ReplicaSet', 'rs') } }));
     api.set('/api/v1/pods', [
       ...replicaSetPods,
-      { ...pod([rejected()], { namespace: 'shop', name: 'web-abc', ownerReferences: owned('ReplicaSet', 'web-7d') }), spec: { nodeName: 'node-1', containers: [rejected()] } },
+      {
+        ...pod([rejected()], { namespace: 'shop', name: 'web-abc', ownerReferences: owned('ReplicaSet', 'web-7d') }),
+        spec: { nodeName: 'node-1', containers: [rejected()] },
+      },
       { ...pod([frequentExec()], { namespace: 'shop', name: 'debug' }), spec: { nodeName: 'node-1', containers: [frequentExec()] } },
     ]);
     kubeconfig = api.kubeconfig(directory);
@@ -178,7 +201,10 @@ describe('CLI with --kubeconfig, and probe-lint audit', () => {
   it('lint --kubeconfig warns and lints offline when the cluster cannot be reached', async () => {
     const file = join(directory, 'agent.yaml');
     const unreachable = join(directory, 'unreachable');
-    writeFileSync(unreachable, `apiVersion: v1\nkind: Config\nclusters: [{name: x, cluster: {server: "https://127.0.0.1:9", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: x, user: u}}]\ncurrent-context: x\n`);
+    writeFileSync(
+      unreachable,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: x, cluster: {server: "https://127.0.0.1:9", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: x, user: u}}]\ncurrent-context: x\n`,
+    );
     const run = await runCliAsync([file, '--kubeconfig', unreachable, '--format', 'json']);
     assert.match(run.stderr, /warning: cannot read cluster density from .*unreachable.*; linting without it/);
     assert.equal(JSON.parse(run.stdout).findings[0].severity, 'info');
@@ -189,10 +215,15 @@ describe('CLI with --kubeconfig, and probe-lint audit', () => {
     const run = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '--all-namespaces', '--format', 'json']);
     assert.equal(run.code, 1, run.stderr);
     const output = JSON.parse(run.stdout);
-    const objects = [...new Set(output.findings.map((finding: any) => `${finding.resource.kind}/${finding.resource.namespace}/${finding.resource.name}`))].sort();
+    const objects = [
+      ...new Set(output.findings.map((finding: any) => `${finding.resource.kind}/${finding.resource.namespace}/${finding.resource.name}`)),
+    ].sort();
     assert.deepEqual(objects, ['Deployment/shop/web', 'Pod/shop/debug'], 'owned Pods and Jobs are not linted twice');
     assert.ok(output.findings.every((finding: any) => finding.file === null && finding.line === null));
-    assert.ok(output.findings.some((finding: any) => finding.rule === 'exec-probe-dense-cluster' && finding.severity === 'warning'), 'density comes from the same cluster');
+    assert.ok(
+      output.findings.some((finding: any) => finding.rule === 'exec-probe-dense-cluster' && finding.severity === 'warning'),
+      'density comes from the same cluster',
+    );
     assert.equal(output.summary.resources, 3, 'two Deployments and the bare Pod');
     const text = (await runCliAsync(['audit', '--kubeconfig', kubeconfig, '-A'])).stdout;
     assert.match(text, /^ {2}Deployment\/shop\/web {2}error {4}readiness-termination-grace-period/m);

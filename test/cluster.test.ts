@@ -35,7 +35,6 @@ class Lines extends Writable {
   }
 }
 
-
 let pki: TestPki;
 let directory: string;
 before(() => {
@@ -56,18 +55,36 @@ describe('density refresher', () => {
     api = new FakeApiServer(pki);
     await api.start();
     api.set('/api/v1/nodes', nodes(4, 110));
-    api.set('/api/v1/pods', [...podsOn('node-0', 700), ...podsOn('node-1', 300), ...podsOn('node-2', 200), ...podsOn('node-3', 3), ...podsOn('node-3', 900, 'Succeeded')]);
+    api.set('/api/v1/pods', [
+      ...podsOn('node-0', 700),
+      ...podsOn('node-1', 300),
+      ...podsOn('node-2', 200),
+      ...podsOn('node-3', 3),
+      ...podsOn('node-3', 900, 'Succeeded'),
+    ]);
   });
   after(() => api.stop());
 
   it('counts non-terminated pods per node over paginated lists and keeps only counts', async () => {
     const clock = new ManualClock();
-    const refresher = new ClusterFactsRefresher(clientFor(api), new CallGuard(GUARD, clock, undefined, undefined), clock, { intervalMs: 60_000, thresholds: { densePodsPerNode: 50 }, fallback: FALLBACK }, undefined);
+    const refresher = new ClusterFactsRefresher(
+      clientFor(api),
+      new CallGuard(GUARD, clock, undefined, undefined),
+      clock,
+      { intervalMs: 60_000, thresholds: { densePodsPerNode: 50 }, fallback: FALLBACK },
+      undefined,
+    );
     assert.deepEqual(refresher.current(), FALLBACK, 'the fallback is used before the first refresh');
     assert.equal(await refresher.refreshNow(), true);
     const snapshot = refresher.latest!;
-    assert.deepEqual({ nodes: snapshot.nodes, pods: snapshot.pods, mean: snapshot.meanPodsPerNode, p90: snapshot.p90PodsPerNode }, { nodes: 4, pods: 1203, mean: 300.75, p90: 700 });
-    assert.ok(api.requests.some((request) => request.startsWith('/api/v1/pods?') && request.includes('continue=500')), 'pods are read page by page');
+    assert.deepEqual(
+      { nodes: snapshot.nodes, pods: snapshot.pods, mean: snapshot.meanPodsPerNode, p90: snapshot.p90PodsPerNode },
+      { nodes: 4, pods: 1203, mean: 300.75, p90: 700 },
+    );
+    assert.ok(
+      api.requests.some((request) => request.startsWith('/api/v1/pods?') && request.includes('continue=500')),
+      'pods are read page by page',
+    );
     assert.ok(api.requests.some((request) => request.includes('fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed')));
     assert.deepEqual(refresher.current(), { podsPerNode: 300.8, densePodsPerNode: 50, dense: true, source: 'cluster' });
     clock.advance(90_000);
@@ -77,7 +94,13 @@ describe('density refresher', () => {
   it('judges density as a fraction of node capacity when configured', async () => {
     const clock = new ManualClock();
     const make = (fraction: number) =>
-      new ClusterFactsRefresher(clientFor(api), new CallGuard(GUARD, clock, undefined, undefined), clock, { intervalMs: 60_000, thresholds: { densePodsPerNode: 50, denseCapacityFraction: fraction }, fallback: FALLBACK }, undefined);
+      new ClusterFactsRefresher(
+        clientFor(api),
+        new CallGuard(GUARD, clock, undefined, undefined),
+        clock,
+        { intervalMs: 60_000, thresholds: { densePodsPerNode: 50, denseCapacityFraction: fraction }, fallback: FALLBACK },
+        undefined,
+      );
     // Per node: 700/110, 300/110, 200/110, 3/110 → mean fraction ≈ 2.73.
     const sparse = make(3);
     await sparse.refreshNow();
@@ -104,7 +127,13 @@ describe('call guard', () => {
     const logs = new Lines();
     const metrics = new ClusterMetrics(registry, () => undefined);
     const guard = new CallGuard(GUARD, clock, metrics, createLogger(logs));
-    const refresher = new ClusterFactsRefresher(clientFor(api), guard, clock, { intervalMs: 60_000, thresholds: { densePodsPerNode: 50 }, fallback: FALLBACK }, undefined);
+    const refresher = new ClusterFactsRefresher(
+      clientFor(api),
+      guard,
+      clock,
+      { intervalMs: 60_000, thresholds: { densePodsPerNode: 50 }, fallback: FALLBACK },
+      undefined,
+    );
     const gauge = async () => (await metrics.circuitState.get()).values[0]!.value;
     const failures = async () => (await metrics.refreshFailures.get()).values.reduce((sum, value) => sum + value.value, 0);
 
@@ -160,9 +189,15 @@ describe('call guard', () => {
     const guard = new CallGuard(GUARD, clock, undefined, undefined);
     api.mode = 'hang';
     try {
-      await assert.rejects(guard.run('density', (signal) => clientFor(api).getJson('/api/v1/nodes', {}, signal)), DeadlineExceeded);
+      await assert.rejects(
+        guard.run('density', (signal) => clientFor(api).getJson('/api/v1/nodes', {}, signal)),
+        DeadlineExceeded,
+      );
       assert.equal(guard.failures, 1);
-      await assert.rejects(guard.run('density', () => Promise.resolve(1)), CallNotAllowed);
+      await assert.rejects(
+        guard.run('density', () => Promise.resolve(1)),
+        CallNotAllowed,
+      );
     } finally {
       api.mode = 'ok';
     }
@@ -174,10 +209,7 @@ describe('namespace cache', () => {
   before(async () => {
     api = new FakeApiServer(pki);
     await api.start();
-    api.set('/api/v1/namespaces', [
-      { metadata: { name: 'shop', labels: { 'probe-lint.dev/mode': 'enforce' } } },
-      { metadata: { name: 'legacy', labels: {} } },
-    ]);
+    api.set('/api/v1/namespaces', [{ metadata: { name: 'shop', labels: { 'probe-lint.dev/mode': 'enforce' } } }, { metadata: { name: 'legacy', labels: {} } }]);
   });
   after(() => api.stop());
 

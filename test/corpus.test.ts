@@ -18,27 +18,33 @@ const REVIEWED_ERRORS: [string, string[]][] = [
   // which the API server rejects ("must be 1") — the chart is archived.
   // inference-pool-variables.yaml: an envsubst template (${VAR:-default}) linted before substitution;
   // as written the API server rejects every one of these fields.
-  ["helm-stable-charts/rendered/incubator/druid.yaml", ["duplicate-key@171","duplicate-key@172","duplicate-key@173","duplicate-key@174"]],
-  ["helm-stable-charts/rendered/incubator/etcd.yaml", ["duplicate-key@8"]],
-  ["helm-stable-charts/rendered/incubator/goldfish.yaml", ["duplicate-key@93"]],
-  ["helm-stable-charts/rendered/incubator/mysqlha.yaml", ["duplicate-key@105"]],
-  ["helm-stable-charts/rendered/stable/cloudserver.yaml", ["success-threshold-not-one@1107"]],
-  ["helm-stable-charts/rendered/stable/collabora-code.yaml", ["duplicate-key@118","duplicate-key@129"]],
-  ["helm-stable-charts/rendered/stable/graylog.yaml", ["success-threshold-not-one@1436"]],
-  ["helm-stable-charts/rendered/stable/hazelcast.yaml", ["duplicate-key@248"]],
-  ["helm-stable-charts/rendered/stable/kured.yaml", ["duplicate-key@153"]],
-  ["helm-stable-charts/rendered/stable/mongodb-replicaset.yaml", ["success-threshold-not-one@572"]],
-  ["helm-stable-charts/rendered/stable/prometheus-snmp-exporter.yaml", ["duplicate-key@113"]],
-  ["helm-stable-charts/rendered/stable/rethinkdb.yaml", ["duplicate-key@286","duplicate-key@289","duplicate-key@290","duplicate-key@291","duplicate-key@292","duplicate-key@293"]],
-  ["kubernetes-engine-samples/ai-ml/infw-gw/examples/getting-started/inference-pool-variables.yaml", ["grpc-named-port@86","probe-field-invalid@88","probe-field-invalid@89","grpc-named-port@92","probe-field-invalid@94","probe-field-invalid@95"]],
-  ["kubernetes-engine-samples/streaming/kafka-confluent/manifests/05-replicator/my-target-cluster.yaml", ["duplicate-key@135"]],
-  ["kubernetes-engine-samples/streaming/kafka-confluent/manifests/05-replicator/replicator.yaml", ["duplicate-key@31"]],
-  ["kubernetes-engine-samples/streaming/kafka-confluent/manifests/06-confluent-platform/platform.yaml", ["duplicate-key@36"]],
-  ["kubernetes-examples/_archived/openshift-origin/etcd-controller.yaml", ["duplicate-key@12"]],
-  ["kubernetes-examples/_archived/openshift-origin/etcd-discovery-controller.yaml", ["duplicate-key@12"]],
-  ["kubernetes-examples/_archived/openshift-origin/openshift-controller.yaml", ["duplicate-key@12"]],
-  ["kubernetes-examples/_archived/persistent-volume-provisioning/quobyte/quobyte-admin-secret.yaml", ["duplicate-key@9"]],
-  ["kubernetes-examples/_archived/volumes/scaleio/sc-pvc.yaml", ["duplicate-key@12"]],
+  ['helm-stable-charts/rendered/incubator/druid.yaml', ['duplicate-key@171', 'duplicate-key@172', 'duplicate-key@173', 'duplicate-key@174']],
+  ['helm-stable-charts/rendered/incubator/etcd.yaml', ['duplicate-key@8']],
+  ['helm-stable-charts/rendered/incubator/goldfish.yaml', ['duplicate-key@93']],
+  ['helm-stable-charts/rendered/incubator/mysqlha.yaml', ['duplicate-key@105']],
+  ['helm-stable-charts/rendered/stable/cloudserver.yaml', ['success-threshold-not-one@1107']],
+  ['helm-stable-charts/rendered/stable/collabora-code.yaml', ['duplicate-key@118', 'duplicate-key@129']],
+  ['helm-stable-charts/rendered/stable/graylog.yaml', ['success-threshold-not-one@1436']],
+  ['helm-stable-charts/rendered/stable/hazelcast.yaml', ['duplicate-key@248']],
+  ['helm-stable-charts/rendered/stable/kured.yaml', ['duplicate-key@153']],
+  ['helm-stable-charts/rendered/stable/mongodb-replicaset.yaml', ['success-threshold-not-one@572']],
+  ['helm-stable-charts/rendered/stable/prometheus-snmp-exporter.yaml', ['duplicate-key@113']],
+  [
+    'helm-stable-charts/rendered/stable/rethinkdb.yaml',
+    ['duplicate-key@286', 'duplicate-key@289', 'duplicate-key@290', 'duplicate-key@291', 'duplicate-key@292', 'duplicate-key@293'],
+  ],
+  [
+    'kubernetes-engine-samples/ai-ml/infw-gw/examples/getting-started/inference-pool-variables.yaml',
+    ['grpc-named-port@86', 'probe-field-invalid@88', 'probe-field-invalid@89', 'grpc-named-port@92', 'probe-field-invalid@94', 'probe-field-invalid@95'],
+  ],
+  ['kubernetes-engine-samples/streaming/kafka-confluent/manifests/05-replicator/my-target-cluster.yaml', ['duplicate-key@135']],
+  ['kubernetes-engine-samples/streaming/kafka-confluent/manifests/05-replicator/replicator.yaml', ['duplicate-key@31']],
+  ['kubernetes-engine-samples/streaming/kafka-confluent/manifests/06-confluent-platform/platform.yaml', ['duplicate-key@36']],
+  ['kubernetes-examples/_archived/openshift-origin/etcd-controller.yaml', ['duplicate-key@12']],
+  ['kubernetes-examples/_archived/openshift-origin/etcd-discovery-controller.yaml', ['duplicate-key@12']],
+  ['kubernetes-examples/_archived/openshift-origin/openshift-controller.yaml', ['duplicate-key@12']],
+  ['kubernetes-examples/_archived/persistent-volume-provisioning/quobyte/quobyte-admin-secret.yaml', ['duplicate-key@9']],
+  ['kubernetes-examples/_archived/volumes/scaleio/sc-pvc.yaml', ['duplicate-key@12']],
 ];
 
 function makeWritable(path: string): void {
@@ -69,7 +75,10 @@ describe('real-world corpus', { skip: existsSync(CORPUS) ? false : `${CORPUS} is
       errors.set(file, [...(errors.get(file) ?? []), `${finding.rule}@${finding.line}`]);
     }
     assert.deepEqual([...errors].sort(), [...REVIEWED_ERRORS].sort());
-    assert.ok(output.findings.every((finding: { line: number | null }) => typeof finding.line === 'number' && finding.line >= 1), 'every finding has a line');
+    assert.ok(
+      output.findings.every((finding: { line: number | null }) => typeof finding.line === 'number' && finding.line >= 1),
+      'every finding has a line',
+    );
   });
 
   it('--fix applies every fix to a copy without a layout problem, and a second run changes nothing', () => {

@@ -31,25 +31,68 @@ describe('configuration', () => {
 
   const bad: [string, string, RegExp][] = [
     ['an unknown rule', 'rules:\n  timeout-below-period: error\n', /c\.yaml:2:3: rules\.timeout-below-period: unknown rule "timeout-below-period"/],
-    ['a wrong severity', 'rules:\n  timeout-not-below-period: fatal\n', /c\.yaml:2:29: rules\.timeout-not-below-period: must be one of "off", "error", "warning", "info"/],
-    ['a wrong option type', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriodSeconds: soon\n', /c\.yaml:4:25: rules\.exec-probe-dense-cluster\.options\.minPeriodSeconds: must be integer/],
-    ['an unknown option', 'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriod: 5\n', /c\.yaml:4:7: rules\.exec-probe-dense-cluster\.options\.minPeriod: unknown option \(did you mean "minPeriodSeconds"\?\); exec-probe-dense-cluster has: minPeriodSeconds/],
-    ['an unknown top-level key', 'rule:\n  x: y\n', /c\.yaml:1:1: rule: unknown key \(did you mean "rules"\?\); allowed here: rules, cluster, ignore, suppression, webhook/],
-    ['an ignore entry without a reason', 'ignore:\n  - kind: Deployment\n', /c\.yaml:2:5: ignore\.0: must have "reason" \(every exemption says why it exists\)/],
-    ['a bad expiry date', 'ignore:\n  - reason: legacy\n    expires: next week\n', /c\.yaml:3:14: ignore\.0\.expires: must be a date written YYYY-MM-DD \(e\.g\. 2027-03-31\)$/],
+    [
+      'a wrong severity',
+      'rules:\n  timeout-not-below-period: fatal\n',
+      /c\.yaml:2:29: rules\.timeout-not-below-period: must be one of "off", "error", "warning", "info"/,
+    ],
+    [
+      'a wrong option type',
+      'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriodSeconds: soon\n',
+      /c\.yaml:4:25: rules\.exec-probe-dense-cluster\.options\.minPeriodSeconds: must be integer/,
+    ],
+    [
+      'an unknown option',
+      'rules:\n  exec-probe-dense-cluster:\n    options:\n      minPeriod: 5\n',
+      /c\.yaml:4:7: rules\.exec-probe-dense-cluster\.options\.minPeriod: unknown option \(did you mean "minPeriodSeconds"\?\); exec-probe-dense-cluster has: minPeriodSeconds/,
+    ],
+    [
+      'an unknown top-level key',
+      'rule:\n  x: y\n',
+      /c\.yaml:1:1: rule: unknown key \(did you mean "rules"\?\); allowed here: rules, cluster, ignore, suppression, webhook/,
+    ],
+    [
+      'an ignore entry without a reason',
+      'ignore:\n  - kind: Deployment\n',
+      /c\.yaml:2:5: ignore\.0: must have "reason" \(every exemption says why it exists\)/,
+    ],
+    [
+      'a bad expiry date',
+      'ignore:\n  - reason: legacy\n    expires: next week\n',
+      /c\.yaml:3:14: ignore\.0\.expires: must be a date written YYYY-MM-DD \(e\.g\. 2027-03-31\)$/,
+    ],
     ['invalid YAML', 'rules: [\n', /c\.yaml:\d+:\d+: invalid YAML/],
-    ['options on a rule that has none', 'rules:\n  duplicate-key:\n    options: {x: 1}\n', /c\.yaml:3:5: rules\.duplicate-key\.options: rule duplicate-key has no options; remove "options"/],
-    ['a typo in a rule id', 'rules:\n  timout-not-below-period: error\n', /unknown rule "timout-not-below-period" \(did you mean "timeout-not-below-period"\?\)/],
-    ['a typo in an ignore entry\'s rule', 'ignore:\n  - rules: [liveness-mirror-readiness]\n    reason: r\n', /ignore\.0\.rules\.0: "liveness-mirror-readiness" is not one of the \d+ allowed values \(did you mean "liveness-mirrors-readiness"\?\)/],
-    ['an alias bomb', 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nrules: {}\n', /c\.yaml: cannot use the config file: .*alias/i],
+    [
+      'options on a rule that has none',
+      'rules:\n  duplicate-key:\n    options: {x: 1}\n',
+      /c\.yaml:3:5: rules\.duplicate-key\.options: rule duplicate-key has no options; remove "options"/,
+    ],
+    [
+      'a typo in a rule id',
+      'rules:\n  timout-not-below-period: error\n',
+      /unknown rule "timout-not-below-period" \(did you mean "timeout-not-below-period"\?\)/,
+    ],
+    [
+      "a typo in an ignore entry's rule",
+      'ignore:\n  - rules: [liveness-mirror-readiness]\n    reason: r\n',
+      /ignore\.0\.rules\.0: "liveness-mirror-readiness" is not one of the \d+ allowed values \(did you mean "liveness-mirrors-readiness"\?\)/,
+    ],
+    [
+      'an alias bomb',
+      'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nrules: {}\n',
+      /c\.yaml: cannot use the config file: .*alias/i,
+    ],
   ];
   for (const [what, text, expected] of bad) {
     it(`rejects ${what} with the file, line and key`, () => {
-      assert.throws(() => parseConfig(text, 'c.yaml'), (error: unknown) => {
-        assert.ok(error instanceof ConfigError);
-        assert.match(error.message, expected);
-        return true;
-      });
+      assert.throws(
+        () => parseConfig(text, 'c.yaml'),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.match(error.message, expected);
+          return true;
+        },
+      );
     });
   }
 });
@@ -78,9 +121,10 @@ ${where === 'template' ? `      annotations:\n        ${key}: "${value}"\n` : ''
     for (const where of ['object', 'template'] as const) {
       const { findings, suppressed } = lintText(annotated(where, 'liveness-mirrors-readiness # same endpoint on purpose'));
       assert.deepEqual(findings, []);
-      assert.deepEqual(suppressed.map((finding) => [finding.rule, finding.suppression]), [
-        ['liveness-mirrors-readiness', { by: 'annotation', reason: 'probe-lint.dev/ignore: same endpoint on purpose' }],
-      ]);
+      assert.deepEqual(
+        suppressed.map((finding) => [finding.rule, finding.suppression]),
+        [['liveness-mirrors-readiness', { by: 'annotation', reason: 'probe-lint.dev/ignore: same endpoint on purpose' }]],
+      );
     }
   });
 

@@ -98,7 +98,12 @@ current-context: fake
     this.resourceVersion++;
     this.oldestWatchable = this.resourceVersion;
     for (const watcher of this.watchers) {
-      watcher.write(JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } }) + '\n');
+      watcher.write(
+        JSON.stringify({
+          type: 'ERROR',
+          object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' },
+        }) + '\n',
+      );
       watcher.end();
       this.watchers.delete(watcher);
     }
@@ -150,8 +155,13 @@ current-context: fake
     const metadata = { resourceVersion: String(this.resourceVersion), ...(next ? { continue: next } : {}) };
     if (String(req.headers.accept).includes('as=Table') && url.pathname.endsWith('/pods')) {
       // The API server's pod table (kubectl get pods -o wide), without the objects when includeObject=None.
-      const columnDefinitions = ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates'].map((name) => ({ name, type: 'string' }));
-      const rows = page.map((item) => ({ cells: [item.metadata?.name, '1/1', item.status?.phase ?? 'Running', 0, '1d', '10.0.0.1', item.spec?.nodeName ?? '<none>', '<none>', '<none>'] }));
+      const columnDefinitions = ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates'].map((name) => ({
+        name,
+        type: 'string',
+      }));
+      const rows = page.map((item) => ({
+        cells: [item.metadata?.name, '1/1', item.status?.phase ?? 'Running', 0, '1d', '10.0.0.1', item.spec?.nodeName ?? '<none>', '<none>', '<none>'],
+      }));
       this.json(res, 200, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions, rows });
       return;
     }
@@ -169,5 +179,9 @@ export function nodes(count: number, capacity = 110): Json[] {
 }
 
 export function podsOn(node: string, count: number, phase = 'Running'): Json[] {
-  return Array.from({ length: count }, (_, index) => ({ metadata: { name: `${node}-pod-${index}-${phase}`, namespace: 'default' }, spec: { nodeName: node }, status: { phase } }));
+  return Array.from({ length: count }, (_, index) => ({
+    metadata: { name: `${node}-pod-${index}-${phase}`, namespace: 'default' },
+    spec: { nodeName: node },
+    status: { phase },
+  }));
 }

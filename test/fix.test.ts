@@ -37,14 +37,20 @@ describe('fix fixtures', () => {
       it(`${id}: fixes ${basename(beforeFile)} into ${basename(afterFile)} byte for byte, idempotently`, () => {
         const engine = engineWithOnly(id);
         const before = readFileSync(beforeFile, 'utf8');
-        assert.ok(lintText(before).findings.some((finding) => finding.rule === id), 'the before fixture must have a finding to fix');
+        assert.ok(
+          lintText(before).findings.some((finding) => finding.rule === id),
+          'the before fixture must have a finding to fix',
+        );
         const outcome = fixSourceText(beforeFile, before, engine, [rule.meta.fix!]);
         assert.equal(outcome.problem, undefined);
         assert.equal(outcome.text, readFileSync(afterFile, 'utf8'));
         assert.ok(outcome.fixed.every((fixed) => fixed === id));
         const again = fixSourceText(afterFile, outcome.text, engine, [rule.meta.fix!]);
         assert.equal(again.changed, false, 'fixing the fixed file changes nothing');
-        assert.deepEqual(lintText(outcome.text).findings.filter((finding) => finding.rule === id), []);
+        assert.deepEqual(
+          lintText(outcome.text).findings.filter((finding) => finding.rule === id),
+          [],
+        );
       });
     }
   }
@@ -59,7 +65,10 @@ describe('layout preservation', () => {
     assert.equal(outcome.problem, undefined);
     assert.deepEqual(outcome.fixed.sort(), ['readiness-termination-grace-period', 'timeout-not-below-period']);
     const expected = before
-      .replace('httpGet: {path: /livez, port: 8080}\n                      timeoutSeconds: 10     # TODO: lower', 'httpGet: {path: /livez, port: 8080}\n                      timeoutSeconds: 9     # TODO: lower')
+      .replace(
+        'httpGet: {path: /livez, port: 8080}\n                      timeoutSeconds: 10     # TODO: lower',
+        'httpGet: {path: /livez, port: 8080}\n                      timeoutSeconds: 9     # TODO: lower',
+      )
       .replace('                      terminationGracePeriodSeconds: 5\n', '');
     assert.notEqual(expected, before);
     assert.equal(outcome.text, expected);
@@ -79,7 +88,17 @@ describe('layout preservation', () => {
   });
 
   it('fixes JSON as JSON, keeping its indentation', () => {
-    const json = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', livenessProbe: { tcpSocket: { port: 80 }, successThreshold: 3 } }] } }, null, 4) + '\n';
+    const json =
+      JSON.stringify(
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'p' },
+          spec: { containers: [{ name: 'c', image: 'i', livenessProbe: { tcpSocket: { port: 80 }, successThreshold: 3 } }] },
+        },
+        null,
+        4,
+      ) + '\n';
     const outcome = fixSourceText('pod.json', json, allRules);
     assert.equal(outcome.text, json.replace('"successThreshold": 3', '"successThreshold": 1'));
   });
@@ -99,16 +118,24 @@ describe('probe-lint --fix', () => {
     const cleanBefore = statSync(clean).mtimeMs;
     const run = runCli(['--fix', '--fix-type', 'fix,suggestion', fixable, clean, '--format', 'json']);
     assert.match(run.stderr, /probe-lint: fixed 2 problems in 1 file/);
-    assert.equal(readFileSync(fixable, 'utf8'), fixSourceText(fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), allRules, BOTH_KINDS).text);
+    assert.equal(
+      readFileSync(fixable, 'utf8'),
+      fixSourceText(fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), allRules, BOTH_KINDS).text,
+    );
     assert.equal(statSync(clean).mtimeMs, cleanBefore);
     // What is left: missing-liveness infos only, so exit 0 under the default --fail-on warning.
     const report = JSON.parse(run.stderr.slice(run.stderr.indexOf('{')));
-    assert.deepEqual(report.findings.filter((finding: { severity: string }) => finding.severity !== 'info'), []);
+    assert.deepEqual(
+      report.findings.filter((finding: { severity: string }) => finding.severity !== 'info'),
+      [],
+    );
     assert.equal(run.code, 0);
   });
 
   it('applies only fixes by default, and suggestions only when asked', () => {
-    const text = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\n  successThreshold: 3\nreadinessProbe:\n  tcpSocket:\n    port: 81');
+    const text = podYaml(
+      'livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\n  successThreshold: 3\nreadinessProbe:\n  tcpSocket:\n    port: 81',
+    );
     const fixesOnly = runCli(['--fix', '-'], { input: text });
     assert.equal(fixesOnly.stdout, text.replace('successThreshold: 3', 'successThreshold: 1'));
     assert.match(fixesOnly.stderr, /fixed 1 problem in 1 file/);
@@ -121,7 +148,10 @@ describe('probe-lint --fix', () => {
 
   it('exits 1 when an unfixable warning remains', () => {
     const file = join(work, 'host.yaml');
-    writeFileSync(file, podYaml('livenessProbe:\n  httpGet:\n    host: 127.0.0.1\n    port: 80\n  successThreshold: 2\nreadinessProbe:\n  tcpSocket:\n    port: 81'));
+    writeFileSync(
+      file,
+      podYaml('livenessProbe:\n  httpGet:\n    host: 127.0.0.1\n    port: 80\n  successThreshold: 2\nreadinessProbe:\n  tcpSocket:\n    port: 81'),
+    );
     const run = runCli(['--fix', file]);
     assert.equal(run.code, 1);
     assert.match(readFileSync(file, 'utf8'), /successThreshold: 1/);
@@ -135,7 +165,12 @@ describe('probe-lint --fix', () => {
     const run = runCli(['--fix-dry-run', '--fix-type', 'suggestion', file]);
     assert.equal(readFileSync(file, 'utf8'), text);
     assert.equal(run.code, 0);
-    assert.match(run.stdout, new RegExp(`^Index: ${file.replace(/[.]/g, '\\.')}\\n={67}\\n--- ${file.replace(/[.]/g, '\\.')}\\n\\+\\+\\+ ${file.replace(/[.]/g, '\\.')}\\n@@ -10,7 \\+10,7 @@\\n`));
+    assert.match(
+      run.stdout,
+      new RegExp(
+        `^Index: ${file.replace(/[.]/g, '\\.')}\\n={67}\\n--- ${file.replace(/[.]/g, '\\.')}\\n\\+\\+\\+ ${file.replace(/[.]/g, '\\.')}\\n@@ -10,7 \\+10,7 @@\\n`,
+      ),
+    );
     assert.match(run.stdout, /\n- {8}timeoutSeconds: 10\n\+ {8}timeoutSeconds: 9\n/);
     assert.match(run.stderr, /would fix 1 problem in 1 file/);
   });

@@ -18,6 +18,10 @@ export function helmBinary(): string {
 }
 
 export function helm(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(helmBinary(), args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, HELM_CACHE_HOME: join(TOOLS, 'helm-cache'), HELM_CONFIG_HOME: join(TOOLS, 'helm-config'), HELM_DATA_HOME: join(TOOLS, 'helm-data') } });
+  const result = spawnSync(helmBinary(), args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, HELM_CACHE_HOME: join(TOOLS, 'helm-cache'), HELM_CONFIG_HOME: join(TOOLS, 'helm-config'), HELM_DATA_HOME: join(TOOLS, 'helm-data') },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

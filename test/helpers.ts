@@ -22,7 +22,10 @@ export interface LintOutcome extends LintResult {
 }
 
 /** Lints YAML text in-process with the real parser, engine and rules. */
-export function lintText(text: string, options: { config?: ProbeLintConfig; cluster?: ClusterFacts; strict?: boolean; today?: string; file?: string } = {}): LintOutcome {
+export function lintText(
+  text: string,
+  options: { config?: ProbeLintConfig; cluster?: ClusterFacts; strict?: boolean; today?: string; file?: string } = {},
+): LintOutcome {
   const config = options.config ?? {};
   const source = new SourceFile(options.file ?? 'test.yaml', text);
   const engine = new Engine(RULES, {

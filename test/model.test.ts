@@ -17,10 +17,7 @@ describe('effective probe values', () => {
   it('applies the API defaults when no field is set', () => {
     const [site] = sitesOf(podYaml('livenessProbe:\n  tcpSocket:\n    port: 80'));
     const probe = effectiveProbe(site!.containers[0]!, 'liveness')!;
-    assert.deepEqual(
-      [probe.timeoutSeconds, probe.periodSeconds, probe.successThreshold, probe.failureThreshold, probe.initialDelaySeconds],
-      [1, 10, 1, 3, 0],
-    );
+    assert.deepEqual([probe.timeoutSeconds, probe.periodSeconds, probe.successThreshold, probe.failureThreshold, probe.initialDelaySeconds], [1, 10, 1, 3, 0]);
     assert.equal(probe.pointer, '/spec/containers/0/livenessProbe');
   });
 
@@ -32,13 +29,20 @@ describe('effective probe values', () => {
   });
 
   it('reports nothing about timing for a probe with only a handler', () => {
-    const { findings } = lintText(podYaml('livenessProbe:\n  httpGet:\n    path: /livez\n    port: 80\nreadinessProbe:\n  httpGet:\n    path: /readyz\n    port: 80'));
-    assert.deepEqual(findings.map((finding) => finding.rule), []);
+    const { findings } = lintText(
+      podYaml('livenessProbe:\n  httpGet:\n    path: /livez\n    port: 80\nreadinessProbe:\n  httpGet:\n    path: /readyz\n    port: 80'),
+    );
+    assert.deepEqual(
+      findings.map((finding) => finding.rule),
+      [],
+    );
   });
 
   it('sees a named port and the number it resolves to as the same check', () => {
     const [site] = sitesOf(
-      podYaml('ports:\n  - name: web\n    containerPort: 8080\nlivenessProbe:\n  httpGet:\n    port: web\nreadinessProbe:\n  httpGet:\n    port: 8080\n    path: /'),
+      podYaml(
+        'ports:\n  - name: web\n    containerPort: 8080\nlivenessProbe:\n  httpGet:\n    port: web\nreadinessProbe:\n  httpGet:\n    port: 8080\n    path: /',
+      ),
     );
     const container = site!.containers[0]!;
     const liveness = effectiveProbe(container, 'liveness')!;
@@ -132,7 +136,10 @@ spec:
   });
 
   it('ignores custom resources whose "containers" are partial overrides without images', () => {
-    assert.deepEqual(sitesOf('apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: k8s}\nspec:\n  containers:\n    - name: prometheus\n      env: []'), []);
+    assert.deepEqual(
+      sitesOf('apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: k8s}\nspec:\n  containers:\n    - name: prometheus\n      env: []'),
+      [],
+    );
   });
 
   it('skips documents that are not Kubernetes objects', () => {
@@ -147,7 +154,12 @@ spec:
 describe('source positions', () => {
   it('locates findings in JSON input', () => {
     const json = JSON.stringify(
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', readinessProbe: { tcpSocket: { port: 80 }, terminationGracePeriodSeconds: 5 } }] } },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: { containers: [{ name: 'c', image: 'i', readinessProbe: { tcpSocket: { port: 80 }, terminationGracePeriodSeconds: 5 } }] },
+      },
       null,
       2,
     );
@@ -209,14 +221,42 @@ describe('reading like kubectl', () => {
   it('resolves plain scalars as go-yaml v2 does, and leaves quoted ones strings', () => {
     const read = (value: string) => (new SourceFile('t.yaml', `v: ${value}\n`).documents[0]!.value as { v: unknown }).v;
     const cases: [string, unknown][] = [
-      ['yes', true], ['Yes', true], ['YES', true], ['y', true], ['on', true], ['ON', true], ['true', true],
-      ['no', false], ['N', false], ['off', false], ['Off', false], ['false', false],
-      ['yEs', 'yEs'], ['"yes"', 'yes'], ["'on'", 'on'],
-      ['~', null], ['Null', null], ['', null],
-      ['0755', 493], ['0x1F', 31], ['0o17', 15], ['0b101', 5], ['-0b11', -3], ['+12', 12], ['1_000', 1000], ['08', 8],
-      ['1.5', 1.5], ['.5', 0.5], ['1e3', 1000], ['6.0', 6],
-      ['2024-1-2', '2024-01-02T00:00:00Z'], ['2024-01-02 03:04:05', '2024-01-02T03:04:05Z'], ['2024-01-02T03:04:05.500+02:00', '2024-01-02T03:04:05.5+02:00'],
-      ['2024-13-40', '2024-13-40'], ['12:30', '12:30'], ['1.2.3', '1.2.3'],
+      ['yes', true],
+      ['Yes', true],
+      ['YES', true],
+      ['y', true],
+      ['on', true],
+      ['ON', true],
+      ['true', true],
+      ['no', false],
+      ['N', false],
+      ['off', false],
+      ['Off', false],
+      ['false', false],
+      ['yEs', 'yEs'],
+      ['"yes"', 'yes'],
+      ["'on'", 'on'],
+      ['~', null],
+      ['Null', null],
+      ['', null],
+      ['0755', 493],
+      ['0x1F', 31],
+      ['0o17', 15],
+      ['0b101', 5],
+      ['-0b11', -3],
+      ['+12', 12],
+      ['1_000', 1000],
+      ['08', 8],
+      ['1.5', 1.5],
+      ['.5', 0.5],
+      ['1e3', 1000],
+      ['6.0', 6],
+      ['2024-1-2', '2024-01-02T00:00:00Z'],
+      ['2024-01-02 03:04:05', '2024-01-02T03:04:05Z'],
+      ['2024-01-02T03:04:05.500+02:00', '2024-01-02T03:04:05.5+02:00'],
+      ['2024-13-40', '2024-13-40'],
+      ['12:30', '12:30'],
+      ['1.2.3', '1.2.3'],
     ];
     for (const [text, expected] of cases) assert.deepEqual(read(text), expected, text);
     assert.equal(read('.inf'), Infinity);
@@ -229,28 +269,48 @@ describe('reading like kubectl', () => {
   });
 
   it('applies merge keys, and points at what the merge brought in', () => {
-    const text = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - name: c\n      image: i\n      startupProbe: &p\n        httpGet: {port: 80}\n      livenessProbe:\n        <<: *p\n        successThreshold: 2\n';
+    const text =
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - name: c\n      image: i\n      startupProbe: &p\n        httpGet: {port: 80}\n      livenessProbe:\n        <<: *p\n        successThreshold: 2\n';
     const { findings, located } = lintText(text);
     assert.deepEqual(findings.map((finding) => finding.rule).sort(), ['missing-readiness-probe', 'success-threshold-not-one']);
     assert.equal(located.find((finding) => finding.rule === 'success-threshold-not-one')!.line, 12);
   });
 
   it('flattens Lists inside Lists, as kubectl does, with pointers into the document', () => {
-    const document = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'PodList', items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } }] }, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b' } }] };
-    assert.deepEqual(resourcesOfDocument(document, {}).map((resource) => [resource.object.metadata?.name, resource.pointer]), [['a', '/items/0/items/0'], ['b', '/items/1']]);
+    const document = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'v1', kind: 'PodList', items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } }] },
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b' } },
+      ],
+    };
+    assert.deepEqual(
+      resourcesOfDocument(document, {}).map((resource) => [resource.object.metadata?.name, resource.pointer]),
+      [
+        ['a', '/items/0/items/0'],
+        ['b', '/items/1'],
+      ],
+    );
   });
 
   it('expands the objects of well-known wrappers: OpenShift Template, ManifestWork, Crossplane Object, a captured AdmissionReview', () => {
     const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name } });
     const wrappers: [unknown, string[]][] = [
       [{ apiVersion: 'template.openshift.io/v1', kind: 'Template', objects: [pod('t')] }, ['/objects/0']],
-      [{ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', spec: { workload: { manifests: [pod('m1'), pod('m2')] } } }, ['/spec/workload/manifests/0', '/spec/workload/manifests/1']],
+      [
+        { apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', spec: { workload: { manifests: [pod('m1'), pod('m2')] } } },
+        ['/spec/workload/manifests/0', '/spec/workload/manifests/1'],
+      ],
       [{ apiVersion: 'kubernetes.crossplane.io/v1alpha2', kind: 'Object', spec: { forProvider: { manifest: pod('x') } } }, ['/spec/forProvider/manifest']],
       [{ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u', object: pod('r') } }, ['/request/object']],
     ];
     for (const [document, pointers] of wrappers) {
       const resources = resourcesOfDocument(document, {});
-      assert.deepEqual(resources.map((resource) => resource.pointer), pointers);
+      assert.deepEqual(
+        resources.map((resource) => resource.pointer),
+        pointers,
+      );
       assert.ok(resources.every((resource) => resource.object.kind === 'Pod'));
     }
     assert.equal(resourcesOfDocument({ apiVersion: 'template.openshift.io/v1', kind: 'Template', objects: [pod('t')] }, {})[0]!.parameterized, true);
@@ -259,9 +319,21 @@ describe('reading like kubectl', () => {
 
 describe('what the kubelet sends', () => {
   it('expands $(VAR) from static env values the way Kubernetes does', () => {
-    const env = new Map([['A', 'x'], ['EMPTY', '']]);
+    const env = new Map([
+      ['A', 'x'],
+      ['EMPTY', ''],
+    ]);
     const cases: [string, string][] = [
-      ['$(A)', 'x'], ['$(A)-$(A)', 'x-x'], ['$$(A)', '$(A)'], ['$(B)', '$(B)'], ['$(EMPTY)', ''], ['$(A', '$(A'], ['a$', 'a$'], ['$x', '$x'], ['$$', '$'], ['plain', 'plain'],
+      ['$(A)', 'x'],
+      ['$(A)-$(A)', 'x-x'],
+      ['$$(A)', '$(A)'],
+      ['$(B)', '$(B)'],
+      ['$(EMPTY)', ''],
+      ['$(A', '$(A'],
+      ['a$', 'a$'],
+      ['$x', '$x'],
+      ['$$', '$'],
+      ['plain', 'plain'],
     ];
     for (const [input, expected] of cases) assert.equal(expandVariables(input, env), expected, input);
   });

@@ -54,5 +54,8 @@ export function openApiValidator(apiVersion: string, kind: string): ValidateFunc
 export function openApiErrors(object: { apiVersion: string; kind: string }): string[] {
   const validate = openApiValidator(object.apiVersion, object.kind);
   if (validate(object)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` (${error.params.additionalProperty})` : ''}`);
+  return (validate.errors ?? []).map(
+    (error) =>
+      `${error.instancePath || '/'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` (${error.params.additionalProperty})` : ''}`,
+  );
 }

@@ -20,7 +20,10 @@ describe('npm package', () => {
   before(() => {
     const work = mkdtempSync(join(tmpdir(), 'probe-lint-pack-'));
     // dist/ is already built by `npm test`; packing must not rebuild it under the running suite.
-    const name = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const name = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], { cwd: ROOT, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!;
     tarball = join(work, name);
     installed = join(work, 'app');
     mkdirSync(installed);
@@ -29,7 +32,10 @@ describe('npm package', () => {
   });
 
   it('ships only what runs: compiled code, rule docs and the config schema', () => {
-    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((file) => file.replace(/^package\//, ''));
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((file) => file.replace(/^package\//, ''));
     for (const file of files) {
       assert.match(file, /^(dist\/(src|rules)\/.+\.js|rules\/[a-z-]+\/README\.md|schema\/config\.schema\.json|package\.json|README\.md)$/, file);
     }
@@ -48,18 +54,25 @@ describe('npm package', () => {
     assert.ok(!existsSync(join(installed, 'node_modules/typescript')), 'no dev dependency is installed');
   });
 
-  it('starts the webhook from the production install (the image\'s entrypoint)', async () => {
+  it("starts the webhook from the production install (the image's entrypoint)", async () => {
     const pki = makeTestPki();
     const cert = pki.issue('packaged');
     const port = 21000 + Math.floor(Math.random() * 10000);
     const entrypoint = join(installed, 'node_modules/probe-lint/dist/src/cli/bin.js');
-    const child = spawn(process.execPath, [entrypoint, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], { stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [entrypoint, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key],
+      { stdio: 'ignore' },
+    );
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
       let status = 0;
       for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        status = await httpsRequest(port, '/readyz', { ca: pki.caCert }).then((reply) => reply.status, () => 0);
+        status = await httpsRequest(port, '/readyz', { ca: pki.caCert }).then(
+          (reply) => reply.status,
+          () => 0,
+        );
       }
       assert.equal(status, 200);
     } finally {
@@ -109,7 +122,11 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
     return repo;
   }
   const tryRepo = (repo: string) =>
-    spawnSync('pre-commit', ['try-repo', ROOT, 'probe-lint', '--all-files'], { cwd: repo, encoding: 'utf8', env: { ...process.env, PRE_COMMIT_HOME: join(ROOT, '.tools/pre-commit') } });
+    spawnSync('pre-commit', ['try-repo', ROOT, 'probe-lint', '--all-files'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, PRE_COMMIT_HOME: join(ROOT, '.tools/pre-commit') },
+    });
 
   it('fails on a manifest with a probe error and names the rule', () => {
     const run = tryRepo(repoWith('deploy/pod.yaml', BAD));

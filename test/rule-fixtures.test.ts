@@ -65,7 +65,10 @@ for (const rule of RULES) {
       it(`reports exactly the marked lines in fail/${basename(file)}`, () => {
         const text = readFileSync(file, 'utf8');
         const expected = expectationsOf(text);
-        assert.ok(expected.some((expectation) => expectation.rule === id), `fail fixture ${file} has no "# expect: ${id}" marker`);
+        assert.ok(
+          expected.some((expectation) => expectation.rule === id),
+          `fail fixture ${file} has no "# expect: ${id}" marker`,
+        );
         const { located, failures, source } = lintText(text, { config: configOf(text, file), file });
         assert.equal(source.error, undefined, 'the fixture parses');
         assert.deepEqual(failures, []);
@@ -81,7 +84,8 @@ for (const rule of RULES) {
             const finding = actual.find((candidate) => candidate.line === expectation.line)!;
             assert.equal(finding.messageId, expectation.messageId, finding.message);
             assert.equal(finding.severity, expectation.severity, finding.message);
-            if (expectation.messagePart) assert.ok(finding.message.includes(expectation.messagePart), `message lacks "${expectation.messagePart}": ${finding.message}`);
+            if (expectation.messagePart)
+              assert.ok(finding.message.includes(expectation.messagePart), `message lacks "${expectation.messagePart}": ${finding.message}`);
           }
         }
       });

@@ -29,7 +29,7 @@ describe('rule registry', () => {
     }
   });
 
-  it('states each rule\'s severity and fix kind in its README as in its metadata', () => {
+  it("states each rule's severity and fix kind in its README as in its metadata", () => {
     for (const { meta } of RULES) {
       const docs = readFileSync(join(ROOT, 'rules', meta.id, 'README.md'), 'utf8');
       assert.ok(docs.includes(`**Severity:** ${meta.severity}`), `${meta.id}: severity`);

@@ -21,7 +21,26 @@ export function makeTestPki(): TestPki {
   const directory = mkdtempSync(join(tmpdir(), 'probe-lint-pki-'));
   const caKey = join(directory, 'ca.key');
   const caCert = join(directory, 'ca.crt');
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', caKey, '-out', caCert, '-subj', '/CN=probe-lint test CA', '-days', '2'], directory);
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      caKey,
+      '-out',
+      caCert,
+      '-subj',
+      '/CN=probe-lint test CA',
+      '-days',
+      '2',
+    ],
+    directory,
+  );
   let serial = 1;
   return {
     directory,
@@ -39,8 +58,14 @@ export function makeTestPki(): TestPki {
           ? 'extendedKeyUsage = clientAuth\n'
           : `subjectAltName = ${names.map((entry) => (/^[\d.]+$/.test(entry) ? `IP:${entry}` : `DNS:${entry}`)).join(',')}\nextendedKeyUsage = serverAuth\n`,
       );
-      openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', `/CN=${name}`], directory);
-      openssl(['x509', '-req', '-in', csr, '-CA', caCert, '-CAkey', caKey, '-set_serial', String(serial++), '-out', cert, '-days', '2', '-extfile', extensions], directory);
+      openssl(
+        ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', `/CN=${name}`],
+        directory,
+      );
+      openssl(
+        ['x509', '-req', '-in', csr, '-CA', caCert, '-CAkey', caKey, '-set_serial', String(serial++), '-out', cert, '-days', '2', '-extfile', extensions],
+        directory,
+      );
       return { cert, key };
     },
   };

@@ -32,11 +32,13 @@ async function serve(tls: { certFile: string; keyFile: string; clientCaFile?: st
     webhook: {},
     tls,
     tlsReloadIntervalMs: 50,
-    logger: createLogger(new (class extends (await import('node:stream')).Writable {
-      override _write(_chunk: unknown, _encoding: string, done: () => void) {
-        done();
-      }
-    })()),
+    logger: createLogger(
+      new (class extends (await import('node:stream')).Writable {
+        override _write(_chunk: unknown, _encoding: string, done: () => void) {
+          done();
+        }
+      })(),
+    ),
   });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   return { server, port: (server.app.server.address() as { port: number }).port };
@@ -134,7 +136,9 @@ describe('probe-lint serve', () => {
   it('on SIGTERM stops accepting, finishes the review in flight, and exits 0', async () => {
     const cert = pki.issue('sigterm');
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -148,7 +152,15 @@ describe('probe-lint serve', () => {
     const { request } = await import('node:https');
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, path: '/validate', method: 'POST', ca: readFileSync(pki.caCert), headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, agent: false },
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/validate',
+          method: 'POST',
+          ca: readFileSync(pki.caCert),
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          agent: false,
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));

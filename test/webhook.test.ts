@@ -45,7 +45,10 @@ interface Harness {
 let pki: TestPki;
 let serverCert: { cert: string; key: string };
 
-async function startHarness(config: ProbeLintConfig = {}, options: { labels?: Record<string, Record<string, string>>; rules?: readonly AnyRule[] } = {}): Promise<Harness> {
+async function startHarness(
+  config: ProbeLintConfig = {},
+  options: { labels?: Record<string, Record<string, string>>; rules?: readonly AnyRule[] } = {},
+): Promise<Harness> {
   const logs = new LogCapture();
   const engine = new Engine(options.rules ?? RULES, { config, cluster: unknownCluster() });
   const server = await createWebhookServer({
@@ -63,7 +66,11 @@ async function startHarness(config: ProbeLintConfig = {}, options: { labels?: Re
     port,
     logs,
     post: (path, body, contentType) =>
-      httpsRequest(port, path, { body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body), ...(contentType ? { contentType } : {}), ca: pki.caCert }),
+      httpsRequest(port, path, {
+        body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+        ...(contentType ? { contentType } : {}),
+        ca: pki.caCert,
+      }),
     get: (path) => httpsRequest(port, path, { ca: pki.caCert }),
   };
 }
@@ -99,7 +106,10 @@ describe('validating webhook', () => {
   let enforce: Harness;
   before(async () => {
     warn = await startHarness();
-    enforce = await startHarness({ webhook: { mode: 'enforce', namespaces: { legacy: { mode: 'warn' } } } }, { labels: { quiet: { 'probe-lint.dev/mode': 'off' } } });
+    enforce = await startHarness(
+      { webhook: { mode: 'enforce', namespaces: { legacy: { mode: 'warn' } } } },
+      { labels: { quiet: { 'probe-lint.dev/mode': 'off' } } },
+    );
   });
   after(async () => {
     await warn.server.close();
@@ -117,7 +127,10 @@ describe('validating webhook', () => {
     assert.equal(response.allowed, true);
     assert.equal(response.patch, undefined, 'a validating response carries no patch');
     assert.equal(response.patchType, undefined);
-    assert.deepEqual(new Set(response.warnings.map((line: string) => /\[([a-z-]+)\]$/.exec(line)?.[1])), new Set(['readiness-termination-grace-period', 'timeout-not-below-period']));
+    assert.deepEqual(
+      new Set(response.warnings.map((line: string) => /\[([a-z-]+)\]$/.exec(line)?.[1])),
+      new Set(['readiness-termination-grace-period', 'timeout-not-below-period']),
+    );
     for (const line of response.warnings) {
       // The rule's own short text, whole: within the API server's 256 runes, never cut, and under 120 apart from the names.
       assert.ok([...line].length <= 256, line);
@@ -126,10 +139,14 @@ describe('validating webhook', () => {
       assert.doesNotMatch(line, /[\u0000-\u001f\u007f]/);
       assert.match(line, /^container "web": /);
     }
-    assert.deepEqual(response.warnings, [
-      'container "web": readinessProbe.terminationGracePeriodSeconds (5) is rejected by the API server; remove it [readiness-termination-grace-period]',
-      'container "web": livenessProbe timeout 10 s ≥ period 10 s: hanging checks run back to back; set timeoutSeconds ≤ 9 [timeout-not-below-period]',
-    ], 'errors first, each in its own words');
+    assert.deepEqual(
+      response.warnings,
+      [
+        'container "web": readinessProbe.terminationGracePeriodSeconds (5) is rejected by the API server; remove it [readiness-termination-grace-period]',
+        'container "web": livenessProbe timeout 10 s ≥ period 10 s: hanging checks run back to back; set timeoutSeconds ≤ 9 [timeout-not-below-period]',
+      ],
+      'errors first, each in its own words',
+    );
   });
 
   it('denies errors in enforce mode with status 400 and a message naming container, rule and fix', async () => {
@@ -138,11 +155,17 @@ describe('validating webhook', () => {
     const { response } = reply.json;
     assert.equal(response.allowed, false);
     assert.equal(response.status.code, 400);
-    assert.match(response.status.message, /^probe-lint found 1 problem that the cluster would reject or that can never work:\n- container "web": readinessProbe\.terminationGracePeriodSeconds is set \(5\).*Remove the field.* \[readiness-termination-grace-period\]$/s);
-    assert.ok(response.warnings.some((line: string) => line.endsWith('[timeout-not-below-period]')), 'warnings still come with a denial');
+    assert.match(
+      response.status.message,
+      /^probe-lint found 1 problem that the cluster would reject or that can never work:\n- container "web": readinessProbe\.terminationGracePeriodSeconds is set \(5\).*Remove the field.* \[readiness-termination-grace-period\]$/s,
+    );
+    assert.ok(
+      response.warnings.some((line: string) => line.endsWith('[timeout-not-below-period]')),
+      'warnings still come with a denial',
+    );
   });
 
-  it('takes the mode from the config\'s namespace entry, else the default, and lets a label only tighten it', async () => {
+  it("takes the mode from the config's namespace entry, else the default, and lets a label only tighten it", async () => {
     const review = (namespace: string) => admissionReview({ operation: 'CREATE', object: pod([badProbes()], { namespace }) });
     // A tenant's label "off" does not switch enforcement off...
     const quiet = (await enforce.post('/validate', review('quiet'))).json.response;
@@ -152,7 +175,10 @@ describe('validating webhook', () => {
     assert.equal(legacy.allowed, true);
     assert.ok(legacy.warnings.length > 0);
     // A label that makes a namespace stricter is followed.
-    const tightened = await startHarness({ webhook: { mode: 'warn' } }, { labels: { strict: { 'probe-lint.dev/mode': 'enforce' }, quiet: { 'probe-lint.dev/mode': 'off' } } });
+    const tightened = await startHarness(
+      { webhook: { mode: 'warn' } },
+      { labels: { strict: { 'probe-lint.dev/mode': 'enforce' }, quiet: { 'probe-lint.dev/mode': 'off' } } },
+    );
     try {
       assert.equal((await tightened.post('/validate', review('strict'))).json.response.allowed, false);
       assert.ok((await tightened.post('/validate', review('quiet'))).json.response.warnings.length > 0, 'off does not loosen warn either');
@@ -183,7 +209,9 @@ describe('validating webhook', () => {
     const editedReply = (await enforce.post('/validate', admissionReview({ operation: 'UPDATE', object: edited, oldObject: old }))).json.response;
     assert.equal(editedReply.allowed, false);
 
-    const introduced = (await enforce.post('/validate', admissionReview({ operation: 'UPDATE', object: deployment([badProbes()]), oldObject: deployment([goodProbes()]) }))).json.response;
+    const introduced = (
+      await enforce.post('/validate', admissionReview({ operation: 'UPDATE', object: deployment([badProbes()]), oldObject: deployment([goodProbes()]) }))
+    ).json.response;
     assert.equal(introduced.allowed, false);
   });
 
@@ -252,7 +280,11 @@ describe('mutating webhook', () => {
     assert.equal(response.allowed, true);
     const patch = decodePatch(response);
     for (const operation of patch) {
-      assert.match(operation.path, /\/(containers|initContainers)\/\d+\/(livenessProbe|readinessProbe|startupProbe)(\/|$)|^\/metadata\/annotations(\/probe-lint\.dev~1injected)?$/, `patch touches ${operation.path}`);
+      assert.match(
+        operation.path,
+        /\/(containers|initContainers)\/\d+\/(livenessProbe|readinessProbe|startupProbe)(\/|$)|^\/metadata\/annotations(\/probe-lint\.dev~1injected)?$/,
+        `patch touches ${operation.path}`,
+      );
     }
     const patched = fastJsonPatch.applyPatch(structuredClone(object), patch, true, false).newDocument;
     assert.deepEqual(openApiErrors(patched), [], `${apiVersionKind} after the patch is not valid against the official schema`);
@@ -263,17 +295,24 @@ describe('mutating webhook', () => {
     const object = pod([slowStart()], { namespace: 'inject' });
     const before = (await harness.post('/validate', admissionReview({ operation: 'CREATE', object }))).json.response;
     const { patch, patched } = await mutateAndCheck(harness, object, 'v1/Pod');
-    assert.deepEqual(patch.map((operation) => `${operation.op} ${operation.path}`), [
-      'add /spec/containers/0/startupProbe',
-      'add /spec/containers/0/livenessProbe/initialDelaySeconds',
-      'add /metadata/annotations',
-    ]);
-    assert.deepEqual(patched.spec.containers[0].startupProbe, { httpGet: { path: '/healthz', port: 9200, scheme: 'HTTP' }, periodSeconds: 10, failureThreshold: 12, timeoutSeconds: 1 });
+    assert.deepEqual(
+      patch.map((operation) => `${operation.op} ${operation.path}`),
+      ['add /spec/containers/0/startupProbe', 'add /spec/containers/0/livenessProbe/initialDelaySeconds', 'add /metadata/annotations'],
+    );
+    assert.deepEqual(patched.spec.containers[0].startupProbe, {
+      httpGet: { path: '/healthz', port: 9200, scheme: 'HTTP' },
+      periodSeconds: 10,
+      failureThreshold: 12,
+      timeoutSeconds: 1,
+    });
     assert.deepEqual(patched.metadata.annotations, { 'probe-lint.dev/injected': 'liveness-without-startup-probe:search' });
 
     // Re-reviewed: the finding is gone and nothing new appeared.
     const afterValidate = (await harness.post('/validate', admissionReview({ operation: 'CREATE', object: patched }))).json.response;
-    assert.deepEqual(afterValidate.warnings ?? [], (before.warnings ?? []).filter((line: string) => !line.endsWith('[liveness-without-startup-probe]')));
+    assert.deepEqual(
+      afterValidate.warnings ?? [],
+      (before.warnings ?? []).filter((line: string) => !line.endsWith('[liveness-without-startup-probe]')),
+    );
     const again = (await harness.post('/mutate', admissionReview({ operation: 'CREATE', object: patched }))).json.response;
     assert.equal(again.patch, undefined, 'a reinvocation patches nothing');
     assert.equal(again.patchType, undefined);
@@ -289,9 +328,15 @@ describe('mutating webhook', () => {
   it('does nothing where injection is not enabled, on Pod UPDATE, or for templates unless configured', async () => {
     const plain = (await harness.post('/mutate', admissionReview({ operation: 'CREATE', object: pod([slowStart()]) }))).json.response;
     assert.equal(plain.patch, undefined);
-    const update = (await harness.post('/mutate', admissionReview({ operation: 'UPDATE', object: pod([slowStart()], { namespace: 'inject' }), oldObject: pod([slowStart()], { namespace: 'inject' }) }))).json.response;
+    const update = (
+      await harness.post(
+        '/mutate',
+        admissionReview({ operation: 'UPDATE', object: pod([slowStart()], { namespace: 'inject' }), oldObject: pod([slowStart()], { namespace: 'inject' }) }),
+      )
+    ).json.response;
     assert.equal(update.patch, undefined);
-    const template = (await harness.post('/mutate', admissionReview({ operation: 'CREATE', object: deployment([slowStart()], { namespace: 'inject' }) }))).json.response;
+    const template = (await harness.post('/mutate', admissionReview({ operation: 'CREATE', object: deployment([slowStart()], { namespace: 'inject' }) }))).json
+      .response;
     assert.equal(template.patch, undefined);
   });
 
@@ -327,9 +372,21 @@ describe('bad input', () => {
 
   const cases: [string, unknown, string | undefined, number, RegExp][] = [
     ['a body that is not JSON', '{"apiVersion": "admission.k8s.io/v1", ', undefined, 400, /JSON/i],
-    ['a wrong content type', JSON.stringify(admissionReview({ operation: 'CREATE', object: pod([goodProbes()]) })), 'text/plain', 400, /Content-Type must be application\/json/],
+    [
+      'a wrong content type',
+      JSON.stringify(admissionReview({ operation: 'CREATE', object: pod([goodProbes()]) })),
+      'text/plain',
+      400,
+      /Content-Type must be application\/json/,
+    ],
     ['a review without request', { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }, undefined, 400, /^request is missing/],
-    ['a request without uid', { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { operation: 'CREATE', kind: { kind: 'Pod' } } }, undefined, 400, /^request\.uid must be a non-empty string$/],
+    [
+      'a request without uid',
+      { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { operation: 'CREATE', kind: { kind: 'Pod' } } },
+      undefined,
+      400,
+      /^request\.uid must be a non-empty string$/,
+    ],
     [
       'a v1beta1 review',
       { ...admissionReview({ operation: 'CREATE', object: pod([]) }), apiVersion: 'admission.k8s.io/v1beta1' },
@@ -337,7 +394,13 @@ describe('bad input', () => {
       400,
       /^only admission\.k8s\.io\/v1 is supported \(got apiVersion "admission\.k8s\.io\/v1beta1"\); set admissionReviewVersions: \["v1"\]/,
     ],
-    ['a wrong kind', { ...admissionReview({ operation: 'CREATE', object: pod([]) }), kind: 'TokenReview' }, undefined, 400, /^kind must be AdmissionReview \(got "TokenReview"\)$/],
+    [
+      'a wrong kind',
+      { ...admissionReview({ operation: 'CREATE', object: pod([]) }), kind: 'TokenReview' },
+      undefined,
+      400,
+      /^kind must be AdmissionReview \(got "TokenReview"\)$/,
+    ],
   ];
   for (const [what, body, contentType, status, message] of cases) {
     it(`answers ${what} with ${status} and a JSON error, logs it once, and keeps serving`, async () => {
@@ -376,7 +439,10 @@ describe('bad input', () => {
       assert.equal(reply.json.response.allowed, true);
       assert.ok(broken.logs.lines.some((line) => line.rule === 'exploding-rule' && line.uid === review.request.uid && line.level === 50));
       const failures = await broken.server.metrics.ruleFailures.get();
-      assert.deepEqual(failures.values.map((value) => [value.labels.rule, value.value]), [['exploding-rule', 1]]);
+      assert.deepEqual(
+        failures.values.map((value) => [value.labels.rule, value.value]),
+        [['exploding-rule', 1]],
+      );
     } finally {
       await broken.server.close();
     }

@@ -1,4 +1,4 @@
-// ESLint with typescript-eslint's type-aware rules, run from tools/ (where TypeScript 6 lives for
+// ESLint with typescript-eslint's type-aware rules, run from tools/ (where TypeScript 5.9 lives for
 // it; the build itself uses TypeScript 7, which typescript-eslint cannot load).
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';

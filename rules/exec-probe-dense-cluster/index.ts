@@ -42,7 +42,14 @@ export default defineRule<Options>({
       report({
         messageId: density === 'dense' ? 'dense' : 'unknownDensity',
         severity: density === 'dense' ? 'warning' : 'info',
-        data: { field: probe.field, period: probe.periodSeconds, periodText: secondsText(probe, 'periodSeconds'), min: options.minPeriodSeconds, podsPerNode, forks: formatRate(podsPerNode / probe.periodSeconds) },
+        data: {
+          field: probe.field,
+          period: probe.periodSeconds,
+          periodText: secondsText(probe, 'periodSeconds'),
+          min: options.minPeriodSeconds,
+          podsPerNode,
+          forks: formatRate(podsPerNode / probe.periodSeconds),
+        },
         pointer: joinPointer(probe.pointer, 'exec'),
       });
     }

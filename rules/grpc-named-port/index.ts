@@ -5,14 +5,14 @@ export default defineRule({
     id: 'grpc-named-port',
     severity: 'error',
     summary: 'a grpc probe whose port is a name',
-    remediation: 'Use the port number: a gRPC probe\'s port is an int32 and cannot name a port.',
+    remediation: "Use the port number: a gRPC probe's port is an int32 and cannot name a port.",
     scope: PROBED_CONTAINERS,
     // A string where the API expects an int32 is undecodable: this rule reports it with what to write instead.
     readsUndecodable: true,
     messages: {
       named: {
         short: '{field}.grpc.port is {value}, but gRPC ports must be numbers{useShort}',
-        long: '{field}.grpc.port is {value}, but a gRPC probe\'s port is an int32: the API server cannot decode a name there and rejects the object. Use the port number{use}.',
+        long: "{field}.grpc.port is {value}, but a gRPC probe's port is an int32: the API server cannot decode a name there and rejects the object. Use the port number{use}.",
       },
     },
   },
@@ -24,7 +24,12 @@ export default defineRule({
       const number = typeof declared === 'number' ? declared : undefined;
       report({
         messageId: 'named',
-        data: { field: probe.field, value: JSON.stringify(port), use: number === undefined ? '' : ` (${number})`, useShort: number === undefined ? '' : `; use ${number}` },
+        data: {
+          field: probe.field,
+          value: JSON.stringify(port),
+          use: number === undefined ? '' : ` (${number})`,
+          useShort: number === undefined ? '' : `; use ${number}`,
+        },
         pointer: joinPointer(probe.pointer, 'grpc', 'port'),
       });
     }

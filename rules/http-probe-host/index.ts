@@ -11,13 +11,11 @@ export default defineRule({
     messages: {
       loopback: {
         short: '{field}.{handler}.host "{host}" is the node\'s loopback, not the pod\'s; remove host',
-        long:
-          '{field}.{handler}.host is "{host}": the kubelet connects from the node, so "{host}" is the node\'s loopback, not this pod\'s. {advice}',
+        long: '{field}.{handler}.host is "{host}": the kubelet connects from the node, so "{host}" is the node\'s loopback, not this pod\'s. {advice}',
       },
       address: {
-        short: '{field}.{handler}.host {host} is another address than the pod\'s; remove host',
-        long:
-          '{field}.{handler}.host is "{host}": the kubelet connects from the node to that address, not to this pod, so the probe checks something else. {advice}',
+        short: "{field}.{handler}.host {host} is another address than the pod's; remove host",
+        long: '{field}.{handler}.host is "{host}": the kubelet connects from the node to that address, not to this pod, so the probe checks something else. {advice}',
       },
       name: {
         short: '{field}.{handler}.host "{host}" is resolved on the node (no cluster DNS); remove host',

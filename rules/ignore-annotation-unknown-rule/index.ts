@@ -30,7 +30,11 @@ export default defineRule({
           if (container !== undefined && !annotation.key.endsWith(`.${container}`)) continue;
           for (const id of annotation.rules) {
             if (id === '*' || knownRules.has(id)) continue;
-            report({ messageId: 'unknown', data: { key: annotation.key, id, suggestion: didYouMean(id, knownRules) }, pointer: joinPointer(pointer, annotation.key) });
+            report({
+              messageId: 'unknown',
+              data: { key: annotation.key, id, suggestion: didYouMean(id, knownRules) },
+              pointer: joinPointer(pointer, annotation.key),
+            });
           }
         }
       }

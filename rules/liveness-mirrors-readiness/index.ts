@@ -1,4 +1,13 @@
-import { checkIdentity, defineRule, intervalSeconds, joinPointer, PROBED_CONTAINERS, secondsToAct, secondsToActText, type FailureMode } from '../../src/rule-api.js';
+import {
+  checkIdentity,
+  defineRule,
+  intervalSeconds,
+  joinPointer,
+  PROBED_CONTAINERS,
+  secondsToAct,
+  secondsToActText,
+  type FailureMode,
+} from '../../src/rule-api.js';
 
 const WHEN: Record<string, string> = {
   both: 'whether the check fails at once or hangs until its timeout',
@@ -17,7 +26,7 @@ export default defineRule({
     fix: 'suggestion',
     messages: {
       mirrors: {
-        short: 'liveness runs readiness\'s {handler} check and acts no later ({liveness} vs {readiness} s); raise its failureThreshold to {threshold}',
+        short: "liveness runs readiness's {handler} check and acts no later ({liveness} vs {readiness} s); raise its failureThreshold to {threshold}",
         long:
           'livenessProbe runs the same {handler} check as readinessProbe and acts no later {when} (liveness {livenessText}, readiness {readinessText}): ' +
           'when the app is slow or failing under load, it is {restarted} at the moment it leaves the Service, and restarts cascade across replicas. ' +
@@ -34,7 +43,9 @@ export default defineRule({
     const modes = (['hanging', 'fast'] as const).filter((mode) => secondsToAct(liveness, mode) <= secondsToAct(readiness, mode));
     if (modes.length === 0) return;
     // The smallest threshold that makes liveness act strictly after readiness in both cases.
-    const threshold = Math.max(...(['fast', 'hanging'] as const).map((mode) => Math.floor(secondsToAct(readiness, mode) / intervalSeconds(liveness, mode)) + 1));
+    const threshold = Math.max(
+      ...(['fast', 'hanging'] as const).map((mode) => Math.floor(secondsToAct(readiness, mode) / intervalSeconds(liveness, mode)) + 1),
+    );
     const shown: FailureMode = modes[0]!;
     report({
       messageId: 'mirrors',

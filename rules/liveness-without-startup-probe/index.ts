@@ -17,14 +17,18 @@ export default defineRule<Options>({
     options: {
       defaults: { minInitialDelaySeconds: 30 },
       schema: {
-        minInitialDelaySeconds: { type: 'integer', minimum: 1, description: 'A liveness initialDelaySeconds at or above this, without a startupProbe, is flagged.' },
+        minInitialDelaySeconds: {
+          type: 'integer',
+          minimum: 1,
+          description: 'A liveness initialDelaySeconds at or above this, without a startupProbe, is flagged.',
+        },
       },
     },
     admission: {
       optIn: {
         configKey: 'injectStartupProbe',
         label: 'probe-lint.dev/inject-startup-probe',
-        description: 'Inject a startup probe (this rule\'s fix) into Pods at admission.',
+        description: "Inject a startup probe (this rule's fix) into Pods at admission.",
       },
     },
     messages: {
@@ -52,7 +56,13 @@ export default defineRule<Options>({
     if (liveness.raw.timeoutSeconds) startupProbe.timeoutSeconds = liveness.raw.timeoutSeconds;
     report({
       messageId: 'slowStart',
-      data: { delay, threshold: liveness.failureThreshold, period: liveness.periodSeconds, budget, startupWindow: product(failureThreshold, liveness.periodSeconds) },
+      data: {
+        delay,
+        threshold: liveness.failureThreshold,
+        period: liveness.periodSeconds,
+        budget,
+        startupWindow: product(failureThreshold, liveness.periodSeconds),
+      },
       pointer: joinPointer(liveness.pointer, 'initialDelaySeconds'),
       fix: [
         { op: 'add', path: joinPointer(container.pointer, 'startupProbe'), value: startupProbe },

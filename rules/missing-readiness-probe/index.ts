@@ -29,7 +29,12 @@ export default defineRule({
     const namespace = site.resource.object.metadata?.namespace ?? site.podMetadata?.namespace;
     const services = run.servicesSelecting(namespace, site.podMetadata?.labels);
     if (services.length > 0) {
-      report({ messageId: 'selected', severity: 'warning', data: { services: services.map((service) => `"${service.name}"`).join(', ') }, pointer: container.pointer });
+      report({
+        messageId: 'selected',
+        severity: 'warning',
+        data: { services: services.map((service) => `"${service.name}"`).join(', ') },
+        pointer: container.pointer,
+      });
     } else report({ messageId: 'missing', pointer: container.pointer });
   },
 });

@@ -13,7 +13,8 @@ import {
   type Report,
 } from '../../src/rule-api.js';
 
-type MessageId = 'undecodable' | 'negative' | 'gracePeriod' | 'emptyCommand' | 'portMissing' | 'portNumber' | 'portName' | 'scheme' | 'headerName' | 'grpcPort' | 'ephemeral';
+type MessageId =
+  'undecodable' | 'negative' | 'gracePeriod' | 'emptyCommand' | 'portMissing' | 'portNumber' | 'portName' | 'scheme' | 'headerName' | 'grpcPort' | 'ephemeral';
 
 export default defineRule<Record<string, never>, MessageId>({
   meta: {
@@ -53,16 +54,16 @@ export default defineRule<Record<string, never>, MessageId>({
       portName: {
         short: '{field}.{handler}.port {value} is not a valid port name or number',
         long:
-          '{field}.{handler}.port is {value}, which is neither a port number nor a valid port name (at most 15 characters of a-z, 0-9 and \'-\', ' +
-          'with a letter, no leading, trailing or double \'-\'); the API server rejects it.{hint}',
+          "{field}.{handler}.port is {value}, which is neither a port number nor a valid port name (at most 15 characters of a-z, 0-9 and '-', " +
+          "with a letter, no leading, trailing or double '-'); the API server rejects it.{hint}",
       },
       scheme: {
         short: '{field}.httpGet.scheme is {value}; only "HTTP" or "HTTPS" are accepted',
         long: '{field}.httpGet.scheme is {value}; the API server accepts exactly "HTTP" or "HTTPS" (upper case), or nothing for HTTP.',
       },
       headerName: {
-        short: '{field}.httpGet.httpHeaders[{index}].name {value} is invalid; use letters, digits, \'-\'',
-        long: '{field}.httpGet.httpHeaders[{index}].name is {value}; the API server accepts only letters, digits and \'-\' in a header name.',
+        short: "{field}.httpGet.httpHeaders[{index}].name {value} is invalid; use letters, digits, '-'",
+        long: "{field}.httpGet.httpHeaders[{index}].name is {value}; the API server accepts only letters, digits and '-' in a header name.",
       },
       grpcPort: {
         short: '{field}.grpc.port is {value}; a port must be 1 to 65535',
@@ -91,7 +92,11 @@ export default defineRule<Record<string, never>, MessageId>({
 function reportUndecodable(issue: DecodeIssue, report: (report: Report<MessageId>) => void): void {
   if (typeof issue.value === 'string' && /\/grpc\/port$/.test(issue.pointer)) return;
   const hint =
-    typeof issue.value === 'boolean' ? ' (quote the word if it is meant as text)' : typeof issue.value === 'string' && /^-?\d+$/.test(issue.value) ? ` (unquoted: ${issue.value})` : '';
+    typeof issue.value === 'boolean'
+      ? ' (quote the word if it is meant as text)'
+      : typeof issue.value === 'string' && /^-?\d+$/.test(issue.value)
+        ? ` (unquoted: ${issue.value})`
+        : '';
   report({ messageId: 'undecodable', data: { path: issue.path, value: describeValue(issue.value), expected: issue.expected, hint }, pointer: issue.pointer });
 }
 
@@ -105,7 +110,8 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
     if (typeof value === 'number' && value < 0) report({ messageId: 'negative', data: { field, name, value }, pointer: at(name) });
   }
   const grace = raw.terminationGracePeriodSeconds;
-  if (typeof grace === 'number' && grace <= 0) report({ messageId: 'gracePeriod', data: { field, value: grace }, pointer: at('terminationGracePeriodSeconds') });
+  if (typeof grace === 'number' && grace <= 0)
+    report({ messageId: 'gracePeriod', data: { field, value: grace }, pointer: at('terminationGracePeriodSeconds') });
 
   const exec = probe.raw.exec;
   if (exec !== undefined && exec !== null && (!Array.isArray(exec.command) || exec.command.length === 0)) {
@@ -119,7 +125,12 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
     const port = action.port as unknown;
     // Knative fills in the container's serving port when a probe leaves it out.
     if (port === undefined || port === null || port === 0) {
-      if (!knative) report({ messageId: port === 0 ? 'portNumber' : 'portMissing', data: { field, handler, value: 0 }, pointer: port === undefined ? at(handler) : at(handler, 'port') });
+      if (!knative)
+        report({
+          messageId: port === 0 ? 'portNumber' : 'portMissing',
+          data: { field, handler, value: 0 },
+          pointer: port === undefined ? at(handler) : at(handler, 'port'),
+        });
     } else if (typeof port === 'number') {
       if (!isValidPortNumber(port)) report({ messageId: 'portNumber', data: { field, handler, value: port }, pointer: at(handler, 'port') });
     } else if (typeof port === 'string' && !isValidPortName(port) && !isTemplateParameter(port, site.resource.parameterized)) {
@@ -136,15 +147,30 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
     }
     (http.httpHeaders ?? []).forEach((header, index) => {
       // A name that is not a string at all is an undecodable value, reported above.
-      if (header !== null && typeof header === 'object' && (header.name === undefined || header.name === null || typeof header.name === 'string') && !isValidHeaderName(header.name)) {
-        report({ messageId: 'headerName', data: { field, index, value: JSON.stringify(header.name ?? '') }, pointer: at('httpGet', 'httpHeaders', index, 'name') });
+      if (
+        header !== null &&
+        typeof header === 'object' &&
+        (header.name === undefined || header.name === null || typeof header.name === 'string') &&
+        !isValidHeaderName(header.name)
+      ) {
+        report({
+          messageId: 'headerName',
+          data: { field, index, value: JSON.stringify(header.name ?? '') },
+          pointer: at('httpGet', 'httpHeaders', index, 'name'),
+        });
       }
     });
   }
 
   const grpc = probe.raw.grpc;
   // A missing or null gRPC port is port 0, which validateGRPCAction rejects; a named one is grpc-named-port's.
-  if (grpc !== undefined && grpc !== null && typeof grpc.port !== 'string' && !(knative && (grpc.port === undefined || grpc.port === null)) && !isValidPortNumber(grpc.port ?? 0)) {
+  if (
+    grpc !== undefined &&
+    grpc !== null &&
+    typeof grpc.port !== 'string' &&
+    !(knative && (grpc.port === undefined || grpc.port === null)) &&
+    !isValidPortNumber(grpc.port ?? 0)
+  ) {
     report({ messageId: 'grpcPort', data: { field, value: grpc.port ?? 0 }, pointer: grpc.port === undefined ? at('grpc') : at('grpc', 'port') });
   }
 }

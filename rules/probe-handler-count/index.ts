@@ -23,7 +23,11 @@ export default defineRule({
       const kinds = probe.handlerKinds;
       if (kinds.length === 0) report({ messageId: 'none', data: { field: probe.field }, pointer: probe.pointer });
       else if (kinds.length > 1) {
-        report({ messageId: 'many', data: { field: probe.field, count: kinds.length, kinds: kinds.join(', ') }, pointer: joinPointer(probe.pointer, kinds[1]!) });
+        report({
+          messageId: 'many',
+          data: { field: probe.field, count: kinds.length, kinds: kinds.join(', ') },
+          pointer: joinPointer(probe.pointer, kinds[1]!),
+        });
       }
     }
   },

@@ -45,7 +45,8 @@ export default defineRule({
       const fast = secondsToAct(probe, 'fast');
       const hanging = secondsToAct(probe, 'hanging');
       const suggested = probe.periodSeconds - 1;
-      const fix: PatchOperation[] | undefined = suggested >= 1 ? [{ op: 'add', path: joinPointer(probe.pointer, 'timeoutSeconds'), value: suggested }] : undefined;
+      const fix: PatchOperation[] | undefined =
+        suggested >= 1 ? [{ op: 'add', path: joinPointer(probe.pointer, 'timeoutSeconds'), value: suggested }] : undefined;
       report({
         messageId: 'notBelow',
         data: {

@@ -113,9 +113,11 @@ function interpret(line: ParsedCommandLine): Arguments {
     case 'lint': {
       if (positionals.length === 0) throw new UsageError('no input: give files or directories to lint, or "-" for stdin');
       if (flag('fix') && flag('fix-dry-run')) throw new UsageError('--fix and --fix-dry-run exclude each other');
-      if (flag('fail-if-no-objects') && flag('no-fail-if-no-objects')) throw new UsageError('--fail-if-no-objects and --no-fail-if-no-objects exclude each other');
+      if (flag('fail-if-no-objects') && flag('no-fail-if-no-objects'))
+        throw new UsageError('--fail-if-no-objects and --no-fail-if-no-objects exclude each other');
       const fixTypes = (string('fix-type') ?? 'fix').split(',').map((part) => part.trim());
-      for (const type of fixTypes) if (type !== 'fix' && type !== 'suggestion') throw new UsageError(`--fix-type takes fix, suggestion or fix,suggestion (got "${type}")`);
+      for (const type of fixTypes)
+        if (type !== 'fix' && type !== 'suggestion') throw new UsageError(`--fix-type takes fix, suggestion or fix,suggestion (got "${type}")`);
       if (string('fix-type') !== undefined && !flag('fix') && !flag('fix-dry-run')) throw new UsageError('--fix-type goes with --fix or --fix-dry-run');
       return {
         command,
@@ -163,12 +165,14 @@ function serveArguments(string: (name: string) => string | undefined, flag: (nam
   noExtra();
   const cert = string('tls-cert');
   const key = string('tls-key');
-  if (cert === undefined || key === undefined) throw new UsageError('serve needs --tls-cert FILE and --tls-key FILE: the API server only calls webhooks over HTTPS');
+  if (cert === undefined || key === undefined)
+    throw new UsageError('serve needs --tls-cert FILE and --tls-key FILE: the API server only calls webhooks over HTTPS');
   const port = Number(string('port') ?? 8443);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got "${string('port')}")`);
   const seconds = (name: string, fallback: number, allowZero: boolean) => {
     const value = Number(string(name) ?? fallback);
-    if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds (got "${string(name)}")`);
+    if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
+      throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds (got "${string(name)}")`);
     return value;
   };
   return {

@@ -56,7 +56,11 @@ export function withRuleSelection(config: ProbeLintConfig, enable: readonly stri
  * Cluster facts for a CLI run: --pods-per-node, else one attempt (with the guard's deadline) to
  * read density from --kubeconfig's cluster, else the config; a failed attempt is a warning.
  */
-export async function cliClusterFacts(args: { podsPerNode: number | undefined; kubeconfig: string | undefined; context: string | undefined }, config: ProbeLintConfig, io: CommandIo): Promise<ClusterFacts> {
+export async function cliClusterFacts(
+  args: { podsPerNode: number | undefined; kubeconfig: string | undefined; context: string | undefined },
+  config: ProbeLintConfig,
+  io: CommandIo,
+): Promise<ClusterFacts> {
   const offline = clusterFactsFrom(config, args.podsPerNode);
   if (args.podsPerNode !== undefined || args.kubeconfig === undefined) return offline;
   try {

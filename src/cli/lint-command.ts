@@ -25,7 +25,11 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
 
   const { files, problems, notices } = await readInputs(args.paths, { readStdin: io.readStdin, cwd: io.cwd, render: args.render });
   for (const notice of notices) io.stderr(`probe-lint: ${notice}\n`);
-  const inputErrors: InputError[] = problems.map((problem) => ({ file: problem.path, ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? 1 } : {}), message: problem.message }));
+  const inputErrors: InputError[] = problems.map((problem) => ({
+    file: problem.path,
+    ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? 1 } : {}),
+    message: problem.message,
+  }));
   // With fixes, stdout carries the fixed document or the diff, and the report moves to stderr.
   let report = io.stdout;
   if (args.fix || args.fixDryRun) {
@@ -57,13 +61,22 @@ export function lintAndReport(
     inputErrors.push({ file: where, message: `rule ${failure.rule} failed on this object (please report it): ${reason}` });
   }
   if (result.resources === 0 && context.failIfNoObjects && inputErrors.length === 0) {
-    inputErrors.push({ file: context.files === 1 && documents.length === 0 ? '-' : '(input)', message: 'no Kubernetes objects found (was the input empty, or did the command that produced it fail?)' });
+    inputErrors.push({
+      file: context.files === 1 && documents.length === 0 ? '-' : '(input)',
+      message: 'no Kubernetes objects found (was the input empty, or did the command that produced it fail?)',
+    });
   }
   const shown = (severity: Severity) => severityRank(severity) >= severityRank(args.minSeverity);
-  const findings = result.findings.filter((finding) => shown(finding.severity)).map(locate).sort(compareLocated);
+  const findings = result.findings
+    .filter((finding) => shown(finding.severity))
+    .map(locate)
+    .sort(compareLocated);
   const input: ReportInput = {
     findings,
-    suppressed: result.suppressed.filter((finding) => shown(finding.severity)).map(locate).sort(compareLocated),
+    suppressed: result.suppressed
+      .filter((finding) => shown(finding.severity))
+      .map(locate)
+      .sort(compareLocated),
     inputErrors,
     summary: summarize(findings, { files: context.files, resources: result.resources, containers: result.containers }),
     hidden: result.findings.length - findings.length,

@@ -26,38 +26,123 @@ const CONFIGURED: readonly CommandName[] = ['lint', 'audit', 'serve'];
 const CLUSTER: readonly CommandName[] = ['lint', 'audit', 'serve'];
 
 export const OPTIONS: readonly OptionSpec[] = [
-  { name: 'format', short: 'f', type: 'string', value: 'FORMAT', description: 'lint, audit: text (default), compact, json, sarif or github; rules: text, json or markdown', commands: ['lint', 'audit', 'rules'] },
-  { name: 'fail-on', type: 'string', value: 'LEVEL', description: 'exit 1 on findings at or above: error, warning (default), info, never', commands: REPORTING },
+  {
+    name: 'format',
+    short: 'f',
+    type: 'string',
+    value: 'FORMAT',
+    description: 'lint, audit: text (default), compact, json, sarif or github; rules: text, json or markdown',
+    commands: ['lint', 'audit', 'rules'],
+  },
+  {
+    name: 'fail-on',
+    type: 'string',
+    value: 'LEVEL',
+    description: 'exit 1 on findings at or above: error, warning (default), info, never',
+    commands: REPORTING,
+  },
   { name: 'min-severity', type: 'string', value: 'LEVEL', description: 'show only findings at or above: info (default), warning, error', commands: REPORTING },
-  { name: 'enable', type: 'string', multiple: true, commaList: true, value: 'RULE', description: 'turn a rule on (repeatable; with the config, the command line wins)', commands: REPORTING },
+  {
+    name: 'enable',
+    type: 'string',
+    multiple: true,
+    commaList: true,
+    value: 'RULE',
+    description: 'turn a rule on (repeatable; with the config, the command line wins)',
+    commands: REPORTING,
+  },
   { name: 'disable', type: 'string', multiple: true, commaList: true, value: 'RULE', description: 'turn a rule off (repeatable)', commands: REPORTING },
-  { name: 'config', short: 'c', type: 'string', value: 'FILE', description: 'configuration file (default: .probe-lint.yaml or .yml here or in a parent directory)', commands: CONFIGURED },
-  { name: 'pods-per-node', type: 'string', value: 'N', description: 'mean pods per node of the target cluster (for exec-probe-dense-cluster)', commands: REPORTING },
-  { name: 'strict', type: 'boolean', description: 'disregard probe-lint.dev/ignore annotations; only the config may exempt', commands: ['lint', 'audit', 'serve'] },
+  {
+    name: 'config',
+    short: 'c',
+    type: 'string',
+    value: 'FILE',
+    description: 'configuration file (default: .probe-lint.yaml or .yml here or in a parent directory)',
+    commands: CONFIGURED,
+  },
+  {
+    name: 'pods-per-node',
+    type: 'string',
+    value: 'N',
+    description: 'mean pods per node of the target cluster (for exec-probe-dense-cluster)',
+    commands: REPORTING,
+  },
+  {
+    name: 'strict',
+    type: 'boolean',
+    description: 'disregard probe-lint.dev/ignore annotations; only the config may exempt',
+    commands: ['lint', 'audit', 'serve'],
+  },
   { name: 'show-suppressed', type: 'boolean', description: 'also list suppressed findings and why', commands: REPORTING },
   { name: 'fail-if-no-objects', type: 'boolean', description: 'exit 2 when the input holds no Kubernetes object (default for stdin)', commands: ['lint'] },
   { name: 'no-fail-if-no-objects', type: 'boolean', description: 'accept input without Kubernetes objects, stdin too', commands: ['lint'] },
-  { name: 'fix', type: 'boolean', description: 'apply fixes in place (comments and layout kept); with "-", print the fixed input; the report goes to stderr', commands: ['lint'] },
+  {
+    name: 'fix',
+    type: 'boolean',
+    description: 'apply fixes in place (comments and layout kept); with "-", print the fixed input; the report goes to stderr',
+    commands: ['lint'],
+  },
   { name: 'fix-dry-run', type: 'boolean', description: 'print the fixes as a unified diff instead of writing (report to stderr)', commands: ['lint'] },
-  { name: 'fix-type', type: 'string', value: 'TYPES', description: 'which fixes --fix applies: fix (default; one right answer), suggestion (changes behaviour), or fix,suggestion', commands: ['lint'] },
+  {
+    name: 'fix-type',
+    type: 'string',
+    value: 'TYPES',
+    description: 'which fixes --fix applies: fix (default; one right answer), suggestion (changes behaviour), or fix,suggestion',
+    commands: ['lint'],
+  },
   { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: ['lint'] },
-  { name: 'kustomize', type: 'string', value: 'PATH', description: 'kustomize or kubectl binary for kustomizations (default: kubectl kustomize, else kustomize, on PATH)', commands: ['lint'] },
+  {
+    name: 'kustomize',
+    type: 'string',
+    value: 'PATH',
+    description: 'kustomize or kubectl binary for kustomizations (default: kubectl kustomize, else kustomize, on PATH)',
+    commands: ['lint'],
+  },
   { name: 'values', type: 'string', multiple: true, value: 'FILE', description: 'values file for the chart(s) given (repeatable)', commands: ['lint'] },
   { name: 'set', type: 'string', multiple: true, value: 'KEY=VALUE', description: 'value for the chart(s) given (repeatable)', commands: ['lint'] },
   { name: 'no-render', type: 'boolean', description: 'skip charts and kustomizations (one notice each) instead of rendering them', commands: ['lint'] },
-  { name: 'color', type: 'boolean', description: 'force colours on (default: on for a terminal; NO_COLOR, FORCE_COLOR and TERM=dumb are honoured)', commands: ['lint', 'audit', 'rules'] },
+  {
+    name: 'color',
+    type: 'boolean',
+    description: 'force colours on (default: on for a terminal; NO_COLOR, FORCE_COLOR and TERM=dumb are honoured)',
+    commands: ['lint', 'audit', 'rules'],
+  },
   { name: 'no-color', type: 'boolean', description: 'force colours off', commands: ['lint', 'audit', 'rules'] },
-  { name: 'kubeconfig', type: 'string', value: 'FILE', description: 'cluster to read density from (lint), workloads from (audit), or facts from (serve)', commands: CLUSTER },
+  {
+    name: 'kubeconfig',
+    type: 'string',
+    value: 'FILE',
+    description: 'cluster to read density from (lint), workloads from (audit), or facts from (serve)',
+    commands: CLUSTER,
+  },
   { name: 'context', type: 'string', value: 'NAME', description: 'the kubeconfig context to use', commands: CLUSTER },
-  { name: 'namespace', short: 'n', type: 'string', value: 'NS', description: 'only this namespace (default: the context\'s namespace)', commands: ['audit'] },
+  { name: 'namespace', short: 'n', type: 'string', value: 'NS', description: "only this namespace (default: the context's namespace)", commands: ['audit'] },
   { name: 'all-namespaces', short: 'A', type: 'boolean', description: 'every namespace', commands: ['audit'] },
   { name: 'port', type: 'string', value: 'PORT', description: 'HTTPS port (default 8443)', commands: ['serve'] },
-  { name: 'host', type: 'string', value: 'ADDRESS', description: 'address to listen on (default :: — every IPv6 and IPv4 address — or 0.0.0.0 without IPv6)', commands: ['serve'] },
+  {
+    name: 'host',
+    type: 'string',
+    value: 'ADDRESS',
+    description: 'address to listen on (default :: — every IPv6 and IPv4 address — or 0.0.0.0 without IPv6)',
+    commands: ['serve'],
+  },
   { name: 'tls-cert', type: 'string', value: 'FILE', description: 'serving certificate (PEM); re-read when it changes', commands: ['serve'] },
   { name: 'tls-key', type: 'string', value: 'FILE', description: 'serving key (PEM)', commands: ['serve'] },
   { name: 'client-ca', type: 'string', value: 'FILE', description: 'require client certificates signed by this CA', commands: ['serve'] },
-  { name: 'shutdown-timeout', type: 'string', value: 'SECONDS', description: 'after SIGTERM, how long to finish reviews in flight (default 20)', commands: ['serve'] },
-  { name: 'shutdown-delay', type: 'string', value: 'SECONDS', description: 'after SIGTERM, keep serving this long so the endpoint is removed first (default 0)', commands: ['serve'] },
+  {
+    name: 'shutdown-timeout',
+    type: 'string',
+    value: 'SECONDS',
+    description: 'after SIGTERM, how long to finish reviews in flight (default 20)',
+    commands: ['serve'],
+  },
+  {
+    name: 'shutdown-delay',
+    type: 'string',
+    value: 'SECONDS',
+    description: 'after SIGTERM, keep serving this long so the endpoint is removed first (default 0)',
+    commands: ['serve'],
+  },
   { name: 'debug', type: 'boolean', description: 'print the stack of an unexpected error', commands: ['lint', 'audit', 'serve', 'rules', 'explain'] },
   { name: 'help', short: 'h', type: 'boolean', description: 'show this help', commands: COMMANDS },
   { name: 'version', short: 'v', type: 'boolean', description: 'print the version', commands: COMMANDS },
@@ -75,7 +160,7 @@ export interface ParsedCommandLine {
 const USAGE_LINES: [string, string][] = [
   ['probe-lint [lint] [options] PATH...', 'lint files and directories (*.yaml, *.yml, *.json; charts and kustomizations are rendered); "-" reads stdin'],
   ['probe-lint rules [--format text|json|markdown]', 'list the rules'],
-  ['probe-lint explain RULE', 'print a rule\'s documentation'],
+  ['probe-lint explain RULE', "print a rule's documentation"],
   ['probe-lint audit [-n NAMESPACE | -A] [options]', 'lint the workloads living in a cluster'],
   ['probe-lint serve --tls-cert FILE --tls-key FILE [options]', 'run the admission webhook (HTTPS)'],
 ];
@@ -129,7 +214,12 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     }
     if (option.type === 'string') {
       if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value: ${token.rawName} ${option.value ?? 'VALUE'}`);
-      const given = option.commaList ? token.value.split(',').map((part) => part.trim()).filter(Boolean) : [token.value];
+      const given = option.commaList
+        ? token.value
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean)
+        : [token.value];
       if (option.multiple) values[option.name] = [...((values[option.name] as string[] | undefined) ?? []), ...given];
       else values[option.name] = token.value;
     } else {
@@ -141,7 +231,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const resolved = values.help ? 'help' : values.version ? 'version' : (command ?? 'lint');
   for (const { option, rawName } of seen) {
     if (option.name === 'help' || option.name === 'version') continue;
-    if (!option.commands.includes(resolved)) throw new UsageError(`${rawName} does not apply to \`probe-lint ${resolved}\` (it is for: ${option.commands.join(', ')})`);
+    if (!option.commands.includes(resolved))
+      throw new UsageError(`${rawName} does not apply to \`probe-lint ${resolved}\` (it is for: ${option.commands.join(', ')})`);
   }
   return { command: resolved, positionals, values };
 }

@@ -13,7 +13,14 @@ export function ruleSummary(rule: AnyRule): Record<string, unknown> {
     ...(meta.severityNote ? { severityNote: meta.severityNote } : {}),
     enabledByDefault: true,
     fix: meta.fix ?? null,
-    options: meta.options ? Object.fromEntries(Object.entries(meta.options.schema).map(([name, schema]) => [name, { default: (meta.options!.defaults as Record<string, unknown>)[name], ...schema }])) : {},
+    options: meta.options
+      ? Object.fromEntries(
+          Object.entries(meta.options.schema).map(([name, schema]) => [
+            name,
+            { default: (meta.options!.defaults as Record<string, unknown>)[name], ...schema },
+          ]),
+        )
+      : {},
     summary: meta.summary,
     remediation: meta.remediation,
     messages: Object.fromEntries(Object.entries(meta.messages).map(([id, text]) => [id, text.short])),

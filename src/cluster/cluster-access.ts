@@ -77,5 +77,8 @@ export async function fetchClusterFactsOnce(client: KubeClient, config: ProbeLin
 }
 
 export function densityThresholds(config: ProbeLintConfig): DensityThresholds {
-  return { densePodsPerNode: densePodsPerNode(config), ...(config.cluster?.denseCapacityFraction !== undefined ? { denseCapacityFraction: config.cluster.denseCapacityFraction } : {}) };
+  return {
+    densePodsPerNode: densePodsPerNode(config),
+    ...(config.cluster?.denseCapacityFraction !== undefined ? { denseCapacityFraction: config.cluster.denseCapacityFraction } : {}),
+  };
 }

@@ -47,16 +47,22 @@ export async function fetchDensity(client: KubeClient, signal: AbortSignal, cloc
   const podsPerNode = new Map<string, number>();
   for (const name of capacity.keys()) podsPerNode.set(name, 0);
   let pods = 0;
-  await client.listTablePaged<PodTable>('/api/v1/pods', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed', includeObject: 'None' }, POD_TABLE, signal, (page) => {
-    const column = (page.columnDefinitions ?? []).findIndex((definition) => definition.name === 'Node');
-    if (column === -1) throw new Error('the API server\'s pod table has no Node column');
-    for (const row of page.rows ?? []) {
-      const node = row.cells[column];
-      if (typeof node !== 'string' || !podsPerNode.has(node)) continue; // unscheduled ("<none>"), or on a node that left
-      podsPerNode.set(node, podsPerNode.get(node)! + 1);
-      pods++;
-    }
-  });
+  await client.listTablePaged<PodTable>(
+    '/api/v1/pods',
+    { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed', includeObject: 'None' },
+    POD_TABLE,
+    signal,
+    (page) => {
+      const column = (page.columnDefinitions ?? []).findIndex((definition) => definition.name === 'Node');
+      if (column === -1) throw new Error("the API server's pod table has no Node column");
+      for (const row of page.rows ?? []) {
+        const node = row.cells[column];
+        if (typeof node !== 'string' || !podsPerNode.has(node)) continue; // unscheduled ("<none>"), or on a node that left
+        podsPerNode.set(node, podsPerNode.get(node)! + 1);
+        pods++;
+      }
+    },
+  );
   return summarize(capacity, podsPerNode, pods, clock.now());
 }
 

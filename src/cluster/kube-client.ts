@@ -27,7 +27,11 @@ const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/tok
  * Finds the cluster the way kubectl does: --kubeconfig, else $KUBECONFIG (a list of files, merged
  * by client-node), else ~/.kube/config, else the pod's service account when running in a cluster.
  */
-export function loadKubeConfig(file: string | undefined, context: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): KubeConfig {
+export function loadKubeConfig(
+  file: string | undefined,
+  context: string | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): KubeConfig {
   const config = new KubeConfig();
   const home = env.HOME ?? homedir();
   const defaultFile = join(home, '.kube', 'config');
@@ -47,10 +51,20 @@ export function loadKubeConfig(file: string | undefined, context: string | undef
     }
   } catch (error) {
     const message = (error as Error).message;
-    throw new Error(message.startsWith('no kubeconfig') || message.startsWith('the kubeconfig') ? message : `cannot use the kubeconfig: ${message}`, { cause: error });
+    throw new Error(message.startsWith('no kubeconfig') || message.startsWith('the kubeconfig') ? message : `cannot use the kubeconfig: ${message}`, {
+      cause: error,
+    });
   }
   if (context !== undefined) {
-    if (config.getContextObject(context) === null) throw new Error(`the kubeconfig has no context "${context}" (it has: ${config.getContexts().map((candidate) => candidate.name).join(', ') || 'none'})`);
+    if (config.getContextObject(context) === null)
+      throw new Error(
+        `the kubeconfig has no context "${context}" (it has: ${
+          config
+            .getContexts()
+            .map((candidate) => candidate.name)
+            .join(', ') || 'none'
+        })`,
+      );
     config.setCurrentContext(context);
   }
   if (config.getCurrentCluster() === null) throw new Error(`no cluster in the kubeconfig${context ? ` for context "${context}"` : ''}`);
@@ -91,7 +105,12 @@ export class KubeClient {
   }
 
   /** Every page of a list (`limit` / `continue`), handed to `onPage` and then dropped; returns the resourceVersion. */
-  async listPaged<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal, onPage: (items: T[]) => void): Promise<string | undefined> {
+  async listPaged<T>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    signal: AbortSignal,
+    onPage: (items: T[]) => void,
+  ): Promise<string | undefined> {
     let token: string | undefined;
     let resourceVersion: string | undefined;
     do {
@@ -104,7 +123,13 @@ export class KubeClient {
   }
 
   /** Every page of a list asked for as a Table (`accept`), each handed to `onPage` and dropped. */
-  async listTablePaged<T>(path: string, query: Record<string, string | number | undefined>, accept: string, signal: AbortSignal, onPage: (page: T) => void): Promise<void> {
+  async listTablePaged<T>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    accept: string,
+    signal: AbortSignal,
+    onPage: (page: T) => void,
+  ): Promise<void> {
     let token: string | undefined;
     do {
       const page = await this.getJson<T & { metadata?: { continue?: string } }>(path, { ...query, limit: query.limit ?? 500, continue: token }, signal, accept);
@@ -114,7 +139,12 @@ export class KubeClient {
   }
 
   /** client-node's Watch; resolves once the stream is open, `done` is called when it ends. */
-  watch<T>(path: string, query: Record<string, string | number | boolean | undefined>, onEvent: (type: string, object: T) => void, done: (error: unknown) => void): Promise<AbortController> {
+  watch<T>(
+    path: string,
+    query: Record<string, string | number | boolean | undefined>,
+    onEvent: (type: string, object: T) => void,
+    done: (error: unknown) => void,
+  ): Promise<AbortController> {
     return new Watch(this.config).watch(path, query, onEvent as (type: string, object: unknown) => void, done);
   }
 }

@@ -12,7 +12,6 @@ export interface NamespaceLabels {
   labelsOf(namespace: string): Readonly<Record<string, string>> | undefined;
 }
 
-
 export class NamespaceCache implements NamespaceLabels {
   private labels = new Map<string, Readonly<Record<string, string>>>();
   private resourceVersion: string | undefined;

@@ -22,7 +22,8 @@ function isOwnedByController(object: KubeObject): boolean {
 export async function listWorkloads(client: KubeClient, guard: CallGuard, namespace: string | undefined): Promise<KubeObject[]> {
   const objects: KubeObject[] = [];
   for (const workload of WORKLOADS) {
-    const path = namespace === undefined ? `${workload.base}/${workload.resource}` : `${workload.base}/namespaces/${encodeURIComponent(namespace)}/${workload.resource}`;
+    const path =
+      namespace === undefined ? `${workload.base}/${workload.resource}` : `${workload.base}/namespaces/${encodeURIComponent(namespace)}/${workload.resource}`;
     await guard.run(`list ${workload.resource}`, (signal) =>
       client.listPaged<KubeObject>(path, {}, signal, (items) => {
         for (const item of items) {

@@ -22,7 +22,15 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
         }
       : { $ref: '#/definitions/ruleSettingWithoutOptions' };
   }
-  const optInProperties = Object.fromEntries(optIns.map((optIn) => [optIn.configKey, { type: 'boolean', description: `${optIn.description} (${optIn.rule}). Default false: only where the namespace label or the object annotation ${optIn.label} is "true".` }]));
+  const optInProperties = Object.fromEntries(
+    optIns.map((optIn) => [
+      optIn.configKey,
+      {
+        type: 'boolean',
+        description: `${optIn.description} (${optIn.rule}). Default false: only where the namespace label or the object annotation ${optIn.label} is "true".`,
+      },
+    ]),
+  );
   const namespaceOptIns = Object.fromEntries(optIns.map((optIn) => [optIn.configKey, { type: 'boolean' }]));
 
   return {
@@ -48,7 +56,8 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
             type: 'number',
             exclusiveMinimum: 0,
             maximum: 1,
-            description: 'Dense when the mean of pods ÷ allocatable pods per node is at or above this (used instead of densePodsPerNode when the cluster reports capacity).',
+            description:
+              'Dense when the mean of pods ÷ allocatable pods per node is at or above this (used instead of densePodsPerNode when the cluster reports capacity).',
           },
           refreshIntervalSeconds: { type: 'number', minimum: 1, description: 'How often the webhook refreshes density from the API server (default 60).' },
           guard: {
@@ -105,7 +114,10 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
         type: 'object',
         additionalProperties: false,
         properties: {
-          mode: { ...MODE, description: 'Default mode: warn (default) returns findings as admission warnings; enforce also denies on errors; off allows everything untouched.' },
+          mode: {
+            ...MODE,
+            description: 'Default mode: warn (default) returns findings as admission warnings; enforce also denies on errors; off allows everything untouched.',
+          },
           namespaceLabels: {
             enum: ['tighten-only', 'trusted', 'ignored'],
             description:
@@ -119,7 +131,8 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
           ...optInProperties,
           mutateTemplates: {
             type: 'boolean',
-            description: 'Also mutate pod templates of workloads (Deployments, StatefulSets, ...). Default false: only Pods on CREATE, since a patched template shows up as drift in GitOps tools.',
+            description:
+              'Also mutate pod templates of workloads (Deployments, StatefulSets, ...). Default false: only Pods on CREATE, since a patched template shows up as drift in GitOps tools.',
           },
           fixAtAdmission: {
             type: 'array',
@@ -130,7 +143,8 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
           maxContainersPerReview: {
             type: 'integer',
             minimum: 1,
-            description: 'Objects with more containers than this are not linted at admission; they get one warning (or a denial in enforce mode) instead (default 500).',
+            description:
+              'Objects with more containers than this are not linted at admission; they get one warning (or a denial in enforce mode) instead (default 500).',
           },
           namespaces: {
             type: 'object',

@@ -56,7 +56,15 @@ export interface ProbeLintConfig {
 export class ConfigError extends Error {}
 
 const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '../../../schema/config.schema.json');
-type Schema = { properties?: Record<string, Schema>; allOf?: Schema[]; items?: Schema; additionalProperties?: Schema | boolean; definitions?: Record<string, Schema>; $ref?: string; enum?: unknown[] };
+type Schema = {
+  properties?: Record<string, Schema>;
+  allOf?: Schema[];
+  items?: Schema;
+  additionalProperties?: Schema | boolean;
+  definitions?: Record<string, Schema>;
+  $ref?: string;
+  enum?: unknown[];
+};
 
 let compiled: { schema: Schema; validate: ValidateFunction<ProbeLintConfig> } | undefined;
 
@@ -192,7 +200,9 @@ function describeError(error: ErrorObject, path: (string | number)[], schema: Sc
           : `${key}: unknown option${didYouMean(last, allowed)}; ${String(path[1])} has: ${allowed.join(', ')}`;
       }
       if (path[0] === 'rules' && path.length === 3 && last === 'options') return `${key}: rule ${String(path[1])} has no options; remove "options"`;
-      return allowed.length === 0 ? `${key}: unknown key; nothing is allowed here` : `${key}: unknown key${didYouMean(last, allowed)}; allowed here: ${allowed.join(', ')}`;
+      return allowed.length === 0
+        ? `${key}: unknown key; nothing is allowed here`
+        : `${key}: unknown key${didYouMean(last, allowed)}; allowed here: ${allowed.join(', ')}`;
     }
     case 'enum': {
       const values = (error.params.allowedValues as unknown[]).map((value) => String(value));

@@ -64,8 +64,13 @@ export class Engine {
     });
     // Per role, the rules whose scope includes it: this lookup runs for every container of every input.
     const byRole = (role: ContainerRole, longRunning: boolean) =>
-      active.filter(({ rule }) => rule.checkContainer !== undefined && rule.meta.scope?.roles.includes(role) === true && (longRunning || rule.meta.scope.longRunningOnly !== true));
-    this.containerRules = Object.fromEntries(ROLES.map((role) => [role, { longRunning: byRole(role, true), any: byRole(role, false) }])) as Engine['containerRules'];
+      active.filter(
+        ({ rule }) =>
+          rule.checkContainer !== undefined && rule.meta.scope?.roles.includes(role) === true && (longRunning || rule.meta.scope.longRunningOnly !== true),
+      );
+    this.containerRules = Object.fromEntries(
+      ROLES.map((role) => [role, { longRunning: byRole(role, true), any: byRole(role, false) }]),
+    ) as Engine['containerRules'];
     this.siteRules = active.filter(({ rule }) => rule.checkPodSite !== undefined);
     this.documentRules = active.filter(({ rule }) => rule.checkDocument !== undefined);
     const today = options.today ?? new Date().toISOString().slice(0, 10);
@@ -113,12 +118,25 @@ export class Engine {
     for (const active of this.siteRules) {
       if (!decodable && active.rule.meta.readsUndecodable !== true) continue;
       this.guard(active, site.resource, result, () =>
-        active.rule.checkPodSite!({ site, decodeIssues: site.decodeIssues, knownRules: this.knownRules, report: (report) => this.record(active, target, report, result) }),
+        active.rule.checkPodSite!({
+          site,
+          decodeIssues: site.decodeIssues,
+          knownRules: this.knownRules,
+          report: (report) => this.record(active, target, report, result),
+        }),
       );
     }
   }
 
-  private checkContainer(site: PodSite, container: ContainerSite, identity: ResourceIdentity, decodable: boolean, run: RunFacts, cluster: ClusterFacts, result: LintResult): void {
+  private checkContainer(
+    site: PodSite,
+    container: ContainerSite,
+    identity: ResourceIdentity,
+    decodable: boolean,
+    run: RunFacts,
+    cluster: ClusterFacts,
+    result: LintResult,
+  ): void {
     const rules = this.containerRules[container.role][site.longRunning ? 'longRunning' : 'any'];
     if (rules.length === 0) return;
     const probes = effectiveProbes(container);

@@ -10,9 +10,7 @@ import type { RunFacts } from './run-facts.js';
 export type Severity = 'error' | 'warning' | 'info';
 
 /** One RFC 6902 operation. Fixes are lists of these, relative to the document. */
-export type PatchOperation =
-  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
-  | { op: 'remove'; path: string };
+export type PatchOperation = { op: 'add' | 'replace' | 'test'; path: string; value: unknown } | { op: 'remove'; path: string };
 
 /**
  * `fix`: the change has one right answer and keeps what the workload does (removing a field the

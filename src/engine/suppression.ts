@@ -27,7 +27,14 @@ export interface IgnoreAnnotation {
 export function parseIgnoreAnnotation(key: string, value: string): IgnoreAnnotation {
   const hash = value.indexOf('#');
   const list = hash === -1 ? value : value.slice(0, hash);
-  return { key, rules: list.split(',').map((rule) => rule.trim()).filter((rule) => rule !== ''), reason: hash === -1 ? '' : value.slice(hash + 1).trim() };
+  return {
+    key,
+    rules: list
+      .split(',')
+      .map((rule) => rule.trim())
+      .filter((rule) => rule !== ''),
+    reason: hash === -1 ? '' : value.slice(hash + 1).trim(),
+  };
 }
 
 /**

@@ -83,8 +83,11 @@ function fixDocuments(source: SourceFile, findings: Finding[], newline: string):
   }
   const text = applyEdits(source.text, planned);
   const check = new SourceFile(source.file, text);
-  const matches = !check.error && check.documents.length === expected.length && check.documents.every((document, index) => isDeepStrictEqual(document.value, expected[index]));
-  if (!matches) return { problem: 'not fixed: the edit could not be made without changing the file\'s layout (please report this)' };
+  const matches =
+    !check.error &&
+    check.documents.length === expected.length &&
+    check.documents.every((document, index) => isDeepStrictEqual(document.value, expected[index]));
+  if (!matches) return { problem: "not fixed: the edit could not be made without changing the file's layout (please report this)" };
   return { text, fixed };
 }
 

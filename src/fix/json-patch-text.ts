@@ -45,7 +45,13 @@ function editFor(text: string, root: Node | null, operation: PatchOperation, uni
   const last = pairs[pairs.length - 1];
   if (last === undefined) {
     const indent = lineIndent(text, parent.range[0]);
-    return [{ start: parent.range[0], end: parent.range[1], text: `{\n${indent}${unit}${JSON.stringify(key)}: ${render(operation.value, indent + unit, unit)}\n${indent}}` }];
+    return [
+      {
+        start: parent.range[0],
+        end: parent.range[1],
+        text: `{\n${indent}${unit}${JSON.stringify(key)}: ${render(operation.value, indent + unit, unit)}\n${indent}}`,
+      },
+    ];
   }
   const sameLine = !text.slice(parent.range[0], keyStart(last)).includes('\n');
   const indent = lineIndent(text, keyStart(last));

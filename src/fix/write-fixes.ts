@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, closeSync, constants, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 

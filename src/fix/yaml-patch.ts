@@ -2,7 +2,20 @@
 // order, quoting, indentation and every untouched line stay byte for byte as they were. The
 // `yaml` package's Document API gives each node's source range; new keys are rendered with the
 // indentation of their siblings. A flow collection (`{a: 1}`) that must change is re-rendered whole.
-import { isMap, isScalar, isSeq, stringify, type Document, type DocumentOptions, type Node, type Pair, type ParseOptions, type SchemaOptions, type ToStringOptions, type YAMLMap } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  stringify,
+  type Document,
+  type DocumentOptions,
+  type Node,
+  type Pair,
+  type ParseOptions,
+  type SchemaOptions,
+  type ToStringOptions,
+  type YAMLMap,
+} from 'yaml';
 import fastJsonPatch from 'fast-json-patch';
 import type { PatchOperation } from '../engine/rule.js';
 import { parsePointer } from '../model/pointer.js';

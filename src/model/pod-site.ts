@@ -79,7 +79,9 @@ export function findPodSites(resource: Resource): PodSite[] {
   if (isBuiltInWorkload(object)) {
     const relative = POD_SPEC_PATHS[object.kind]!;
     const spec = valueAt(object, relative);
-    return isObject(spec) && spec.containers !== undefined && spec.containers !== null ? [makePodSite(resource, resource.pointer + relative, spec as unknown as PodSpec)] : [];
+    return isObject(spec) && spec.containers !== undefined && spec.containers !== null
+      ? [makePodSite(resource, resource.pointer + relative, spec as unknown as PodSpec)]
+      : [];
   }
   // Kubernetes' own kinds are known: outside the workloads above they hold no pod spec (a Service,
   // a ConfigMap…), so only custom resources are searched.
@@ -152,7 +154,7 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
     resource,
     spec,
     pointer,
-    podMetadata: isObject(metadata) ? (metadata) : undefined,
+    podMetadata: isObject(metadata) ? metadata : undefined,
     containers,
     longRunning: !runsToCompletion && podRestartPolicy === 'Always',
     platform: groupOf(resource.object.apiVersion) === KNATIVE_SERVING_GROUP ? 'knative' : 'kubernetes',
@@ -166,10 +168,12 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
  * to report (the object may be a template with placeholders); nothing is built on it either.
  */
 function relevantPodIssues(issues: DecodeIssue[], containers: readonly ContainerSite[]): DecodeIssue[] {
-  const hostNamed = containers.some((site) => PROBE_FIELDS.some((field) => {
-    const probe = (site.container as unknown as Record<string, { httpGet?: { host?: unknown }; tcpSocket?: { host?: unknown } } | undefined>)[field];
-    return probe?.httpGet?.host !== undefined || probe?.tcpSocket?.host !== undefined;
-  }));
+  const hostNamed = containers.some((site) =>
+    PROBE_FIELDS.some((field) => {
+      const probe = (site.container as unknown as Record<string, { httpGet?: { host?: unknown }; tcpSocket?: { host?: unknown } } | undefined>)[field];
+      return probe?.httpGet?.host !== undefined || probe?.tcpSocket?.host !== undefined;
+    }),
+  );
   return issues.filter((issue) => !issue.pointer.endsWith('/hostNetwork') || hostNamed);
 }
 
@@ -182,7 +186,9 @@ function relevantContainerIssues(issues: DecodeIssue[], container: Record<string
   // In an OpenShift Template, ${PARAM} stands for a value filled in later: not a value to judge yet.
   if (parameterized) issues = issues.filter((issue) => !isTemplateParameter(issue.value, true));
   const probes = PROBE_FIELDS.map((field) => container[field]).filter(isObject);
-  const namesPort = probes.some((probe) => ['httpGet', 'tcpSocket'].some((handler) => typeof (probe[handler] as { port?: unknown } | undefined)?.port === 'string'));
+  const namesPort = probes.some((probe) =>
+    ['httpGet', 'tcpSocket'].some((handler) => typeof (probe[handler] as { port?: unknown } | undefined)?.port === 'string'),
+  );
   const expands = probes.some((probe) => JSON.stringify((probe.exec as { command?: unknown } | undefined)?.command ?? '').includes('$('));
   return issues.filter((issue) => {
     const field = issue.pointer.slice(pointer.length + 1).split('/')[0];

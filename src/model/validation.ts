@@ -2,7 +2,15 @@
 
 /** IANA_SVC_NAME (apimachinery `IsValidPortName`): ≤15 chars of [-a-z0-9], a letter, no leading/trailing or double '-'. */
 export function isValidPortName(name: string): boolean {
-  return name.length >= 1 && name.length <= 15 && /^[-a-z0-9]+$/.test(name) && /[a-z]/.test(name) && !name.startsWith('-') && !name.endsWith('-') && !name.includes('--');
+  return (
+    name.length >= 1 &&
+    name.length <= 15 &&
+    /^[-a-z0-9]+$/.test(name) &&
+    /[a-z]/.test(name) &&
+    !name.startsWith('-') &&
+    !name.endsWith('-') &&
+    !name.includes('--')
+  );
 }
 
 export function isValidPortNumber(port: number): boolean {

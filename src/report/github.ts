@@ -16,7 +16,9 @@ export function formatGithub(input: ReportInput): string {
     lines.push(`::${COMMANDS[finding.severity]} ${props}::${escapeData(standaloneMessage(finding))}`);
   }
   const { summary } = input;
-  lines.push(`probe-lint: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${count(summary.infos, 'info')} in ${count(summary.files, 'file')}`);
+  lines.push(
+    `probe-lint: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${count(summary.infos, 'info')} in ${count(summary.files, 'file')}`,
+  );
   return lines.join('\n') + '\n';
 }
 

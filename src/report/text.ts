@@ -16,14 +16,18 @@ export function formatText(input: ReportInput): string {
   const lines: string[] = [];
   const groups = new Map<string, string[]>();
   const group = (key: string) => groups.get(key) ?? groups.set(key, []).get(key)!;
-  const entry = (head: string, message: string) => (input.columns === undefined ? `${head}  ${message}` : `${head}\n${wrap(message, input.columns - 4, '    ')}`);
+  const entry = (head: string, message: string) =>
+    input.columns === undefined ? `${head}  ${message}` : `${head}\n${wrap(message, input.columns - 4, '    ')}`;
 
   for (const error of input.inputErrors) {
     const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
     group(error.file).push(entry(`${where}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, error.message));
   }
   const line = (finding: LocatedFinding, suffix = '') =>
-    entry(`${whereText(finding)}  ${paint(COLORS[finding.severity], finding.severity.padEnd(7))}  ${finding.rule.padEnd(RULE_WIDTH)}`, `${standaloneMessage(finding)}${suffix}`);
+    entry(
+      `${whereText(finding)}  ${paint(COLORS[finding.severity], finding.severity.padEnd(7))}  ${finding.rule.padEnd(RULE_WIDTH)}`,
+      `${standaloneMessage(finding)}${suffix}`,
+    );
   for (const finding of input.findings) group(finding.file ?? finding.identity.kind).push(line(finding));
   if (input.showSuppressed) {
     for (const finding of input.suppressed) {

@@ -12,7 +12,8 @@ export function lintDocumentsOf(source: SourceFile, rendered?: RenderedOrigin): 
     const sourceIssues: SourceIssue[] = [];
     if (resources.length > 0) {
       for (const duplicate of source.duplicateKeys) {
-        if (duplicate.documentIndex === document.index) sourceIssues.push({ kind: 'duplicate-key', position: duplicate.position, detail: { key: duplicate.key } });
+        if (duplicate.documentIndex === document.index)
+          sourceIssues.push({ kind: 'duplicate-key', position: duplicate.position, detail: { key: duplicate.key } });
       }
     }
     return { resources, sourceIssues };

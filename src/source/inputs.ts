@@ -101,7 +101,10 @@ export function readManifestFile(path: string): { text: string } | { problem: st
   try {
     const stat = fstatSync(descriptor);
     if (!stat.isFile()) return { problem: `cannot read: not a regular file (${kindOf(stat)}); only files are linted` };
-    if (stat.size > MAX_INPUT_BYTES) return { problem: `cannot read: ${Math.round(stat.size / 1048576)} MiB is larger than the ${MAX_INPUT_BYTES / 1048576} MiB probe-lint reads; split the file` };
+    if (stat.size > MAX_INPUT_BYTES)
+      return {
+        problem: `cannot read: ${Math.round(stat.size / 1048576)} MiB is larger than the ${MAX_INPUT_BYTES / 1048576} MiB probe-lint reads; split the file`,
+      };
     const buffer = Buffer.alloc(stat.size);
     let offset = 0;
     while (offset < buffer.length) {

@@ -19,10 +19,18 @@ for (const word of ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on',
 for (const word of ['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']) BOOLEANS[word] = false;
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
 const SPECIAL_FLOATS: Record<string, number> = {
-  '.nan': NaN, '.NaN': NaN, '.NAN': NaN,
-  '.inf': Infinity, '.Inf': Infinity, '.INF': Infinity,
-  '+.inf': Infinity, '+.Inf': Infinity, '+.INF': Infinity,
-  '-.inf': -Infinity, '-.Inf': -Infinity, '-.INF': -Infinity,
+  '.nan': NaN,
+  '.NaN': NaN,
+  '.NAN': NaN,
+  '.inf': Infinity,
+  '.Inf': Infinity,
+  '.INF': Infinity,
+  '+.inf': Infinity,
+  '+.Inf': Infinity,
+  '+.INF': Infinity,
+  '-.inf': -Infinity,
+  '-.Inf': -Infinity,
+  '-.INF': -Infinity,
 };
 const GO_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const GO_INT = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;

@@ -22,7 +22,10 @@ export function lintAdmitted(engine: Engine, object: unknown, limits: AdmissionL
     let containers = 0;
     for (const site of findPodSites(resource)) containers += site.containers.length;
     if (containers > limits.maxContainers) {
-      return { kind: 'unreadable', reason: `it has ${containers} containers, more than the ${limits.maxContainers} probe-lint checks per object (webhook.maxContainersPerReview)` };
+      return {
+        kind: 'unreadable',
+        reason: `it has ${containers} containers, more than the ${limits.maxContainers} probe-lint checks per object (webhook.maxContainersPerReview)`,
+      };
     }
     return { kind: 'linted', result: engine.lint([{ resources: [resource] }], undefined, options) };
   } catch (error) {

@@ -39,15 +39,19 @@ export function readAdmissionReview(body: unknown): { request: AdmissionRequest 
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { error: 'the body must be a JSON AdmissionReview object' };
   const review = body as Record<string, unknown>;
   if (review.apiVersion !== ADMISSION_API_VERSION) {
-    return { error: `only ${ADMISSION_API_VERSION} is supported (got apiVersion ${JSON.stringify(review.apiVersion ?? null).slice(0, 80)}); set admissionReviewVersions: ["v1"] in the webhook configuration` };
+    return {
+      error: `only ${ADMISSION_API_VERSION} is supported (got apiVersion ${JSON.stringify(review.apiVersion ?? null).slice(0, 80)}); set admissionReviewVersions: ["v1"] in the webhook configuration`,
+    };
   }
   if (review.kind !== 'AdmissionReview') return { error: `kind must be AdmissionReview (got ${JSON.stringify(review.kind ?? null).slice(0, 80)})` };
   const request = review.request;
-  if (request === null || typeof request !== 'object' || Array.isArray(request)) return { error: 'request is missing: an AdmissionReview from the API server carries one' };
+  if (request === null || typeof request !== 'object' || Array.isArray(request))
+    return { error: 'request is missing: an AdmissionReview from the API server carries one' };
   const fields = request as Record<string, unknown>;
   if (typeof fields.uid !== 'string' || fields.uid === '') return { error: 'request.uid must be a non-empty string' };
   if (fields.uid.length > MAX_UID_LENGTH) return { error: `request.uid is longer than ${MAX_UID_LENGTH} characters` };
-  if (typeof fields.operation !== 'string' || !OPERATIONS.has(fields.operation)) return { error: 'request.operation must be one of CREATE, UPDATE, DELETE, CONNECT' };
+  if (typeof fields.operation !== 'string' || !OPERATIONS.has(fields.operation))
+    return { error: 'request.operation must be one of CREATE, UPDATE, DELETE, CONNECT' };
   const kind = fields.kind as Record<string, unknown> | null | undefined;
   if (kind === null || typeof kind !== 'object' || typeof kind.kind !== 'string') return { error: 'request.kind must be an object with a kind' };
   for (const name of ['namespace', 'name'] as const) {

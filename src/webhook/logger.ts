@@ -15,7 +15,8 @@ const FLUSH_INTERVAL_MS = 1000;
  * exit, so a line is never held long or lost when the process ends.
  */
 export function createLogger(destination?: NodeJS.WritableStream): Logger {
-  if (destination !== undefined) return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination as DestinationStream);
+  if (destination !== undefined)
+    return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination as DestinationStream);
   const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const timer = setInterval(() => {
     try {

@@ -37,8 +37,21 @@ export function admissionFixRules(rules: readonly AnyRule[], config: WebhookConf
  * they fixed, so a reinvocation (reinvocationPolicy: IfNeeded) patches nothing. Linear in the size
  * of the object: fixes are checked for overlap by path, and the patch is applied once to verify it.
  */
-export function mutateRequest(request: AdmissionRequest, engine: Engine, policy: NamespacePolicy, config: WebhookConfig, fixRules: readonly AnyRule[], limits: AdmissionLimits): MutationOutcome {
-  const unchanged = (decision: MutationDecision): MutationOutcome => ({ response: { uid: request.uid, allowed: true }, decision, applied: [], operations: [], conflicts: [] });
+export function mutateRequest(
+  request: AdmissionRequest,
+  engine: Engine,
+  policy: NamespacePolicy,
+  config: WebhookConfig,
+  fixRules: readonly AnyRule[],
+  limits: AdmissionLimits,
+): MutationOutcome {
+  const unchanged = (decision: MutationDecision): MutationOutcome => ({
+    response: { uid: request.uid, allowed: true },
+    decision,
+    applied: [],
+    operations: [],
+    conflicts: [],
+  });
   const object = request.object;
   if (!isKubeObject(object) || policy.modeFor(request.namespace) === 'off') return unchanged('skipped');
   const isPod = object.kind === 'Pod';

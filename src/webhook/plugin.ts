@@ -43,7 +43,9 @@ export function webhookPlugin(app: HttpsFastify, options: WebhookPluginOptions, 
   const badRequest = (request: FastifyRequest, reply: FastifyReply, status: number, message: string, endpoint: string): FastifyReply => {
     request.log.warn({ path: request.url.slice(0, 100), status, reason: message }, 'bad admission request');
     metrics.badRequests.inc({ endpoint, status: String(status) });
-    return reply.status(status).send({ error: status === 404 ? 'Not Found' : status === 413 ? 'Payload Too Large' : 'Bad Request', statusCode: status, message });
+    return reply
+      .status(status)
+      .send({ error: status === 404 ? 'Not Found' : status === 413 ? 'Payload Too Large' : 'Bad Request', statusCode: status, message });
   };
 
   const handlers: Record<Endpoint, (admission: AdmissionRequest, request: FastifyRequest) => ReviewResult> = {
@@ -66,7 +68,10 @@ export function webhookPlugin(app: HttpsFastify, options: WebhookPluginOptions, 
       if (!admission.dryRun) for (const applied of outcome.applied) metrics.patches.inc({ rule: applied.split(':')[0]! });
       for (const conflict of outcome.conflicts) {
         metrics.patchConflicts.inc({ rule: conflict.rule });
-        request.log.warn({ uid: admission.uid, rule: conflict.rule, container: conflict.container, path: conflict.path }, 'fix left out: it touches what an earlier fix in the patch touches');
+        request.log.warn(
+          { uid: admission.uid, rule: conflict.rule, container: conflict.container, path: conflict.path },
+          'fix left out: it touches what an earlier fix in the patch touches',
+        );
       }
       return { response: outcome.response, decision: outcome.decision, rules: outcome.applied };
     },
@@ -86,7 +91,11 @@ export function webhookPlugin(app: HttpsFastify, options: WebhookPluginOptions, 
         metrics.unreadable.inc({ endpoint });
         request.log.error({ uid: admission.uid, err: error }, 'review failed; allowed with a warning');
         result = {
-          response: { uid: admission.uid, allowed: true, warnings: [singleLine('probe-lint could not check this object (internal error); it was allowed unchecked')] },
+          response: {
+            uid: admission.uid,
+            allowed: true,
+            warnings: [singleLine('probe-lint could not check this object (internal error); it was allowed unchecked')],
+          },
           decision: 'error',
           rules: [],
         };

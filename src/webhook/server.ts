@@ -97,7 +97,10 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     if (closing) void reply.header('connection', 'close');
   });
 
-  const limits: AdmissionLimits = { ...DEFAULT_LIMITS, ...(options.webhook.maxContainersPerReview !== undefined ? { maxContainers: options.webhook.maxContainersPerReview } : {}) };
+  const limits: AdmissionLimits = {
+    ...DEFAULT_LIMITS,
+    ...(options.webhook.maxContainersPerReview !== undefined ? { maxContainers: options.webhook.maxContainersPerReview } : {}),
+  };
   await app.register(webhookPlugin, {
     engine: options.engine,
     rules: options.rules,

@@ -33,7 +33,11 @@ export function loadTlsMaterial(files: TlsFiles): TlsMaterial {
   } catch (error) {
     throw new Error(`the TLS certificate ${files.certFile} and key ${files.keyFile} cannot be used together: ${(error as Error).message}`, { cause: error });
   }
-  const fingerprint = createHash('sha256').update(cert).update(key).update(ca ?? '').digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(cert)
+    .update(key)
+    .update(ca ?? '')
+    .digest('hex');
   return { cert, key, ...(ca ? { ca } : {}), fingerprint };
 }
 

@@ -38,7 +38,13 @@ const DENIAL_LINES = 20;
  * Everything else shown becomes a warning; infos are not shown.
  */
 export function validateRequest(request: AdmissionRequest, engine: Engine, policy: NamespacePolicy, settings: ValidationSettings): ValidationOutcome {
-  const allow = (decision: ValidationDecision): ValidationOutcome => ({ response: { uid: request.uid, allowed: true }, decision, findings: [], failedRules: [], suppressedByAnnotation: [] });
+  const allow = (decision: ValidationDecision): ValidationOutcome => ({
+    response: { uid: request.uid, allowed: true },
+    decision,
+    findings: [],
+    failedRules: [],
+    suppressedByAnnotation: [],
+  });
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return allow('skipped');
   const mode = policy.modeFor(request.namespace);
   if (mode === 'off') return allow('skipped');

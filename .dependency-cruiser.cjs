@@ -1,0 +1,57 @@
+// The layers of src/, bottom to top: model → engine → {source, report, cluster} → {fix, webhook} → cli.
+// A module imports only from its own layer and those below; a rule imports only src/rule-api.ts.
+const layer = (name, allowed) => ({
+  name: `${name}-imports-only-below`,
+  comment: `src/${name} may import only from ${allowed.join(', ')}`,
+  severity: 'error',
+  from: { path: `^src/${name}/` },
+  to: { path: '^(src|rules)/', pathNot: allowed.map((other) => `^src/${other}/`) },
+});
+
+module.exports = {
+  forbidden: [
+    layer('model', ['model']),
+    layer('engine', ['model', 'engine']),
+    layer('source', ['model', 'source']),
+    layer('report', ['model', 'engine', 'report']),
+    layer('cluster', ['model', 'engine', 'cluster']),
+    layer('fix', ['model', 'engine', 'source', 'fix']),
+    layer('render', ['model', 'source', 'render']),
+    layer('webhook', ['model', 'engine', 'report', 'cluster', 'webhook']),
+    layer('policies', ['model', 'engine', 'policies']),
+    {
+      name: 'rule-api-is-the-rules-only-door',
+      comment: 'src/rule-api.ts re-exports the model and the rule contract, nothing above them',
+      severity: 'error',
+      from: { path: '^src/rule-api\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/model/', '^src/engine/'] },
+    },
+    {
+      name: 'rules-import-only-the-rule-api',
+      comment: 'a rule is one folder: it imports src/rule-api.ts and nothing else from src/',
+      severity: 'error',
+      from: { path: '^rules/[^/]+/' },
+      to: { path: '^src/', pathNot: ['^src/rule-api\\.ts$'] },
+    },
+    {
+      name: 'rules-do-not-import-each-other',
+      severity: 'error',
+      from: { path: '^rules/([^/]+)/' },
+      to: { path: '^rules/', pathNot: ['^rules/$1/'] },
+    },
+    {
+      name: 'only-the-cli-and-scripts-know-the-rule-list',
+      comment: 'the engine, webhook and the rest receive the rules; they never import the registry',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/cli/'] },
+      to: { path: '^rules/' },
+    },
+    { name: 'no-cycles', severity: 'error', from: {}, to: { circular: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
