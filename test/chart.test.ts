@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
-import { helm } from './helm.js';
+import { helm } from './tools.js';
 import { runCli } from './helpers.js';
 import { openApiErrors } from './openapi.js';
 

@@ -118,6 +118,7 @@ describe('formats', () => {
     assert.deepEqual(output.findings, [
       {
         rule: 'timeout-not-below-period',
+        messageId: 'notBelow',
         severity: 'warning',
         message: output.findings[0].message,
         file: '-',

@@ -50,7 +50,8 @@ export function runCli(args: string[], options: { input?: string; cwd?: string; 
     cwd: options.cwd ?? ROOT,
     input: options.input ?? '',
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    // FORCE_COLOR from a test runner would colour the output the tests read.
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
     maxBuffer: 256 * 1024 * 1024,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -2,11 +2,12 @@
 // and the pre-commit hook (run with Debian's pre-commit when it is installed).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { podYaml, ROOT } from './helpers.js';
+import { helmBinary, kubectlBinary, TOOLS } from './tools.js';
 import { makeTestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
 
@@ -138,5 +139,26 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
     const run = tryRepo(repoWith('pod.yaml', GOOD));
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /probe-lint \(Kubernetes probes\)\.+Passed/);
+  });
+
+  it('works in a repository holding charts and kustomize overlays, with no exclude: tricks', () => {
+    helmBinary();
+    kubectlBinary();
+    const repo = mkdtempSync(join(tmpdir(), 'probe-lint-precommit-repo-'));
+    cpSync(join(ROOT, 'test/fixtures/repo'), repo, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['add', '.'], { cwd: repo });
+    const run = spawnSync('pre-commit', ['try-repo', ROOT, 'probe-lint', '--all-files'], {
+      cwd: repo,
+      encoding: 'utf8',
+      // helm and kubectl (for kustomize) on PATH, as on a developer's machine.
+      env: { ...process.env, PATH: `${TOOLS}:${process.env.PATH}`, PRE_COMMIT_HOME: join(ROOT, '.tools/pre-commit') },
+    });
+    const output = run.stdout + run.stderr;
+    assert.equal(run.status, 1, output);
+    assert.doesNotMatch(output, /input|invalid YAML|looks like a Go template/, 'templates and patches are never parsed as plain manifests');
+    assert.match(output, /charts\/shop\/templates\/statefulset\.yaml:22:11 {2}warning {2}liveness-mirrors-readiness/);
+    assert.match(output, /kustomize\/overlays\/staging\/web-probe\.yaml:11:11 {2}warning {2}liveness-mirrors-readiness/);
+    assert.match(output, /manifests\/queue\.yaml:17:13 {2}warning {2}timeout-not-below-period/);
   });
 });

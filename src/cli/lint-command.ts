@@ -7,10 +7,10 @@ import { unifiedDiff, writeFixedFile } from '../fix/write-fixes.js';
 import type { LintDocument } from '../model/document.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import { formatReport } from '../report/formats.js';
-import { compareLocated, locate, summarize, type InputError, type ReportInput } from '../report/located.js';
+import { compareLocated, locate, summarize, type InputError, type LocatedFinding, type ReportInput } from '../report/located.js';
 import { lintDocumentsOf } from '../source/documents.js';
 import type { InputFile } from '../source/inputs.js';
-import { readInputs } from '../source/read-inputs.js';
+import { readInputs, templateProblem } from '../source/read-inputs.js';
 import { SourceFile } from '../source/source-file.js';
 import type { FailOn, LintArguments, ReportArguments } from './arguments.js';
 import { cliClusterFacts, loadConfigOrReport, useColor, withRuleSelection, type CommandIo } from './context.js';
@@ -23,7 +23,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   const config = withRuleSelection(loaded, args.enable, args.disable);
   const engine = new Engine(RULES, { config, cluster: await cliClusterFacts(args, config, io), strict: args.strict });
 
-  const { files, problems, notices } = await readInputs(args.paths, { readStdin: io.readStdin, cwd: io.cwd, render: args.render });
+  const { files, problems, notices } = await readInputs(args.paths, { readStdin: io.readStdin, env: io.env, render: args.render });
   for (const notice of notices) io.stderr(`probe-lint: ${notice}\n`);
   const inputErrors: InputError[] = problems.map((problem) => ({
     file: problem.path,
@@ -39,6 +39,11 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   const documents: LintDocument[] = [];
   for (const file of files) {
     const source = new SourceFile(file.path, file.text);
+    const template = templateProblem(file, source);
+    if (template !== undefined) {
+      inputErrors.push({ file: file.path, message: template });
+      continue;
+    }
     if (source.error) inputErrors.push({ ...source.error, message: `invalid YAML: ${source.error.reason}` });
     for (const document of lintDocumentsOf(source, file.rendered)) documents.push(document);
   }
@@ -67,10 +72,8 @@ export function lintAndReport(
     });
   }
   const shown = (severity: Severity) => severityRank(severity) >= severityRank(args.minSeverity);
-  const findings = result.findings
-    .filter((finding) => shown(finding.severity))
-    .map(locate)
-    .sort(compareLocated);
+  const visible = result.findings.filter((finding) => shown(finding.severity));
+  const findings = withoutRepeats(visible.map(locate)).sort(compareLocated);
   const input: ReportInput = {
     findings,
     suppressed: result.suppressed
@@ -79,7 +82,7 @@ export function lintAndReport(
       .sort(compareLocated),
     inputErrors,
     summary: summarize(findings, { files: context.files, resources: result.resources, containers: result.containers }),
-    hidden: result.findings.length - findings.length,
+    hidden: result.findings.length - visible.length,
     rules: RULES,
     showSuppressed: args.showSuppressed,
     color: useColor(args.color, io),
@@ -117,6 +120,21 @@ function applyFixes(files: InputFile[], engine: Engine, kinds: LintArguments['fi
   }
   const verb = dryRun ? 'would fix' : 'fixed';
   io.stderr(`probe-lint: ${verb} ${fixedProblems} ${fixedProblems === 1 ? 'problem' : 'problems'} in ${fixedFiles} ${fixedFiles === 1 ? 'file' : 'files'}\n`);
+}
+
+/**
+ * A chart rendered with its ci/ values files repeats most findings of its default rendering at the
+ * same template line: each is reported once, by the first rendering that found it.
+ */
+function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    if (finding.rendered === undefined) return true;
+    const key = [finding.file, finding.line, finding.column, finding.rule, finding.messageId, finding.message, finding.container, finding.identity.kind, finding.identity.name].join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function failsOn(severity: Severity, failOn: FailOn): boolean {

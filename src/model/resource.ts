@@ -19,11 +19,26 @@ export interface ResourceIdentity {
 
 /** Where a resource came from: a file's document, or an admission request, or a live cluster. */
 export interface ResourceOrigin {
-  /** File path as given by the user, or "-" for stdin; absent for admission and audit. */
+  /** File path as given by the user, or "-" for stdin; for rendered input the template or file that declared the object; absent for admission and audit. */
   file?: string;
   documentIndex?: number;
-  /** Turns a pointer into the document into line:column, where the source has positions. */
-  locate?: (pointer: string) => Position;
+  /** Turns a pointer into the document into line:column in `file`, where the source has positions. */
+  locate?: (pointer: string) => Position | undefined;
+  /** Set when the object came out of `helm template` or `kustomize build`. */
+  rendered?: RenderedPlace;
+}
+
+/** Where a rendered object sits in the rendering, and how a pointer maps back to what the user edits. */
+export interface RenderedPlace {
+  from: 'helm' | 'kustomize';
+  /** The chart or kustomization directory; undefined for a rendered stream on stdin. */
+  root: string | undefined;
+  /** The values file that produced the rendering, besides the chart's values.yaml. */
+  values: string | undefined;
+  /** Line and column in the rendered output. */
+  locateRendered: (pointer: string) => Position;
+  /** The file that holds what a pointer names, when it is another file than `file` (a kustomize patch). */
+  editedIn?: (pointer: string) => { file: string; position: Position | undefined } | undefined;
 }
 
 /**

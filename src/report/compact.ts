@@ -1,5 +1,5 @@
 import { standaloneMessage } from './finding-text.js';
-import { whereText, type ReportInput } from './located.js';
+import { renderedNote, whereText, type ReportInput } from './located.js';
 import { summaryLine } from './text.js';
 
 /** One line per problem, `file:line:column: severity [rule] message`, for editors and grep. */
@@ -9,7 +9,7 @@ export function formatCompact(input: ReportInput): string {
     const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
     lines.push(`${where}: error [input] ${error.message}`);
   }
-  for (const finding of input.findings) lines.push(`${whereText(finding)}: ${finding.severity} [${finding.rule}] ${standaloneMessage(finding)}`);
+  for (const finding of input.findings) lines.push(`${whereText(finding)}: ${finding.severity} [${finding.rule}] ${standaloneMessage(finding)}${renderedNote(finding)}`);
   lines.push(summaryLine(input, (_code, text) => text));
   return lines.join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 import type { Severity } from '../engine/rule.js';
 import { standaloneMessage } from './finding-text.js';
-import type { ReportInput } from './located.js';
+import { renderedNote, type ReportInput } from './located.js';
 import { plural } from './text.js';
 
 const COMMANDS: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
@@ -13,7 +13,7 @@ export function formatGithub(input: ReportInput): string {
   }
   for (const finding of input.findings) {
     const props = properties({ file: finding.file, line: finding.line, col: finding.column, title: `probe-lint: ${finding.rule}` });
-    lines.push(`::${COMMANDS[finding.severity]} ${props}::${escapeData(standaloneMessage(finding))}`);
+    lines.push(`::${COMMANDS[finding.severity]} ${props}::${escapeData(`${standaloneMessage(finding)}${renderedNote(finding)}`)}`);
   }
   const { summary } = input;
   lines.push(

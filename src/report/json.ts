@@ -16,6 +16,7 @@ export function formatJson(input: ReportInput): string {
 function toJson(finding: LocatedFinding): Record<string, unknown> {
   const json: Record<string, unknown> = {
     rule: finding.rule,
+    messageId: finding.messageId,
     severity: finding.severity,
     message: finding.message,
     file: finding.file ?? null,
@@ -30,6 +31,7 @@ function toJson(finding: LocatedFinding): Record<string, unknown> {
     container: finding.container ?? null,
     pointer: finding.pointer,
   };
+  if (finding.rendered !== undefined) json.rendered = finding.rendered;
   if (finding.fix !== undefined) json.fix = finding.fix;
   return json;
 }

@@ -5,9 +5,12 @@ import { describeResource } from '../model/resource.js';
 
 /** A finding with its place in the source resolved; what every report format prints. */
 export interface LocatedFinding extends Finding {
+  /** The file the user edits: the manifest, or for rendered input the template, declaring file or patch. */
   file: string | undefined;
   line: number | undefined;
   column: number | undefined;
+  /** For rendered input: where the finding sits in the rendered output. */
+  rendered?: { from: 'helm' | 'kustomize'; root: string | undefined; values: string | undefined; line: number; column: number };
 }
 
 export interface LocatedSuppressed extends LocatedFinding {
@@ -48,12 +51,28 @@ export interface ReportInput {
 
 /** Resolves the finding's position in place (a copy per finding costs more than the lookup on large inputs). */
 export function locate<T extends Finding>(finding: T): T & LocatedFinding {
-  const position = positionOf(finding);
   const located = finding as T & LocatedFinding;
-  located.file = finding.resource.origin.file;
+  const { origin } = finding.resource;
+  const elsewhere = finding.position === undefined ? origin.rendered?.editedIn?.(finding.pointer) : undefined;
+  const position = elsewhere === undefined ? positionOf(finding) : elsewhere.position;
+  located.file = elsewhere?.file ?? origin.file;
   located.line = position?.line;
   located.column = position?.column;
+  if (origin.rendered !== undefined) {
+    const inRendering = finding.position ?? origin.rendered.locateRendered(finding.pointer);
+    located.rendered = { from: origin.rendered.from, root: origin.rendered.root, values: origin.rendered.values, line: inRendering.line, column: inRendering.column };
+  }
   return located;
+}
+
+/** " (helm template charts/app with ci/x-values.yaml, line 113:11)" for rendered findings, else "". */
+export function renderedNote(finding: LocatedFinding): string {
+  const rendered = finding.rendered;
+  if (rendered === undefined) return '';
+  const what = rendered.from === 'helm' ? 'helm template' : 'kustomize build';
+  const of = rendered.root === undefined ? ' of stdin' : ` ${rendered.root}`;
+  const values = rendered.values === undefined ? '' : ` with ${rendered.values}`;
+  return ` (${what}${of}${values}, line ${rendered.line}:${rendered.column})`;
 }
 
 export function compareLocated(a: LocatedFinding, b: LocatedFinding): number {

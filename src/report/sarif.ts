@@ -1,10 +1,11 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Log, ReportingDescriptor, Result } from 'sarif';
+import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
+import { describeResource } from '../model/resource.js';
 import type { Severity } from '../engine/rule.js';
 import { readRuleDocs, ruleDocsUrl } from '../engine/rule-docs.js';
 import { standaloneMessage } from './finding-text.js';
-import type { ReportInput } from './located.js';
+import { renderedNote, type ReportInput } from './located.js';
 
 const LEVELS: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -26,18 +27,18 @@ export function formatSarif(input: ReportInput): string {
       ruleId: finding.rule,
       ruleIndex: ruleIndex.get(finding.rule) ?? -1,
       level: LEVELS[finding.severity],
-      message: { text: sentence(standaloneMessage(finding)) },
+      message: { text: sentence(`${standaloneMessage(finding)}${renderedNote(finding)}`) },
     };
+    // Every result has a location: the file the user edits when there is one, and always the object.
+    const location: Location = { logicalLocations: [{ fullyQualifiedName: describeResource(finding.identity), kind: 'object' }] };
     if (finding.file !== undefined && finding.file !== '-') {
-      result.locations = [
-        {
-          physicalLocation: {
-            artifactLocation: artifactLocation(finding.file),
-            region: { startLine: finding.line ?? 1, startColumn: finding.column ?? 1 },
-          },
-        },
-      ];
+      location.physicalLocation = {
+        artifactLocation: artifactLocation(finding.file),
+        ...(finding.line !== undefined ? { region: { startLine: finding.line, startColumn: finding.column ?? 1 } } : {}),
+      };
     }
+    result.locations = [location];
+    if (finding.rendered !== undefined) result.properties = { rendered: finding.rendered };
     return result;
   });
   const log: Log = {
@@ -94,7 +95,21 @@ function artifactLocation(file: string): { uri: string; uriBaseId?: string } {
 function helpOf(id: string, summary: string): { text: string; markdown: string } {
   const docs = readRuleDocs(id);
   if (docs === undefined) return { text: sentence(`Flags ${summary}`), markdown: sentence(`Flags ${summary}`) };
-  return { text: docs.replace(/[`*#]/g, '').trim(), markdown: docs.trim() };
+  return { text: markdownToText(docs), markdown: docs.trim() };
+}
+
+/** Markdown as plain text: heading marks, emphasis and code fences go; what is inside code blocks (a YAML `# comment`) stays. */
+function markdownToText(markdown: string): string {
+  let inCode = false;
+  const lines: string[] = [];
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) {
+      inCode = !inCode;
+      continue;
+    }
+    lines.push(inCode ? line : line.replace(/^#+\s*/, '').replace(/\*\*|`/g, ''));
+  }
+  return lines.join('\n').trim();
 }
 
 function pascalCase(id: string): string {

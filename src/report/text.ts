@@ -1,6 +1,6 @@
 import type { Severity } from '../engine/rule.js';
 import { standaloneMessage } from './finding-text.js';
-import { whereText, type LocatedFinding, type ReportInput } from './located.js';
+import { renderedNote, whereText, type LocatedFinding, type ReportInput } from './located.js';
 
 const COLORS: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
 const RESET = '\x1b[0m';
@@ -26,7 +26,7 @@ export function formatText(input: ReportInput): string {
   const line = (finding: LocatedFinding, suffix = '') =>
     entry(
       `${whereText(finding)}  ${paint(COLORS[finding.severity], finding.severity.padEnd(7))}  ${finding.rule.padEnd(RULE_WIDTH)}`,
-      `${standaloneMessage(finding)}${suffix}`,
+      `${standaloneMessage(finding)}${renderedNote(finding)}${suffix}`,
     );
   for (const finding of input.findings) group(finding.file ?? finding.identity.kind).push(line(finding));
   if (input.showSuppressed) {

@@ -5,10 +5,12 @@ import type { SourceFile } from './source-file.js';
 
 /** The engine's view of a parsed file: per document, its Kubernetes resources and the issues of its source text. */
 export function lintDocumentsOf(source: SourceFile, rendered?: RenderedOrigin): LintDocument[] {
-  void rendered;
   return source.documents.map((document) => {
-    const locate = (pointer: string) => source.locate(document.index, pointer);
-    const resources = resourcesOfDocument(document.value, { file: source.file, documentIndex: document.index, locate });
+    const origin =
+      rendered === undefined
+        ? { file: source.file, documentIndex: document.index, locate: (pointer: string) => source.locate(document.index, pointer) }
+        : rendered.originOf(document.index, document.value, source);
+    const resources = resourcesOfDocument(document.value, origin);
     const sourceIssues: SourceIssue[] = [];
     if (resources.length > 0) {
       for (const duplicate of source.duplicateKeys) {

@@ -1,12 +1,92 @@
-import { readPlainInputs, type ReadResult } from './inputs.js';
+// The inputs of a lint run: plain manifests read as they are, charts rendered with helm,
+// kustomizations built with kustomize, and a rendered stream on stdin mapped back to its templates.
+import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
+import { discover } from './render/discover.js';
+import { helmOrigin, renderChart } from './render/helm.js';
+import { renderKustomization } from './render/kustomize.js';
+import { FileCache } from './render/locate-source.js';
+import { findOnPath } from './render/run-tool.js';
+import type { SourceFile } from './source-file.js';
+
+export interface RenderOptions {
+  helm: string | undefined;
+  kustomize: string | undefined;
+  values: readonly string[];
+  set: readonly string[];
+  /** False with --no-render: charts and kustomizations are skipped with a notice each. */
+  enabled: boolean;
+}
 
 export interface ReadOptions {
   readStdin: () => string | Buffer;
-  cwd: string;
-  render: { helm: string | undefined; kustomize: string | undefined; values: string[]; set: string[]; enabled: boolean };
+  env: Readonly<Record<string, string | undefined>>;
+  render: RenderOptions;
 }
 
-/** The inputs of a lint run: plain manifests, and charts and kustomizations rendered. */
+const HELM_HELP = 'install Helm (https://helm.sh/docs/intro/install/) or give --helm PATH; --no-render skips charts';
+const KUSTOMIZE_HELP = 'install kubectl (it includes kustomize) or kustomize, or give --kustomize PATH; --no-render skips kustomizations';
+/** Go template actions as charts write them: `{{ .Values.x }}`, `{{- include … }}`, `{{ if … }}`, `{{ $var }}`. */
+const TEMPLATE_ACTION = /\{\{-?\s*(?:\.[A-Za-z]|\$|(?:include|template|if|else|range|with|end|define|toYaml|tpl|required|default)\b)/;
+
+/** A mapping used as a key: YAML allows it, Kubernetes never has one; js-yaml names it "[object Object]". */
+function hasMappingKey(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object' || depth > 30) return false;
+  if (Array.isArray(value)) return value.some((item) => hasMappingKey(item, depth + 1));
+  return Object.entries(value).some(([key, child]) => key === '[object Object]' || hasMappingKey(child, depth + 1));
+}
+
 export async function readInputs(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
-  return readPlainInputs(paths, options.readStdin);
+  const found = discover(paths);
+  const plain = readPlainInputs(found.files, options.readStdin);
+  const files: InputFile[] = [];
+  const problems: InputProblem[] = [...found.problems, ...plain.problems];
+  const notices: string[] = [];
+  const cache = new FileCache();
+  for (const file of plain.files) {
+    if (file.path === '-' && /^# Source: /m.test(file.text)) files.push({ ...file, rendered: helmOrigin(undefined, undefined, cache) });
+    else files.push(file);
+  }
+
+  if (!options.render.enabled) {
+    for (const chart of found.charts) notices.push(`skipped chart ${chart.directory} (--no-render)`);
+    for (const unit of found.kustomizations) notices.push(`skipped kustomization ${unit.directory} (--no-render)`);
+    return { files, problems, notices };
+  }
+  if (found.charts.length > 0) {
+    const helm = options.render.helm ?? findOnPath(['helm'], options.env);
+    for (const chart of found.charts) {
+      if (helm === undefined) {
+        problems.push({ path: chart.directory, message: `cannot render the chart: helm is not on PATH (${HELM_HELP})` });
+        continue;
+      }
+      const rendered = await renderChart(chart, { helm, values: options.render.values, set: options.render.set, files: cache });
+      files.push(...rendered.files);
+      problems.push(...rendered.problems);
+    }
+  }
+  if (found.kustomizations.length > 0) {
+    const binary = options.render.kustomize ?? findOnPath(['kubectl', 'kustomize'], options.env);
+    for (const unit of found.kustomizations) {
+      if (binary === undefined) {
+        problems.push({ path: unit.file, message: `cannot build the kustomization: neither kubectl nor kustomize is on PATH (${KUSTOMIZE_HELP})` });
+        continue;
+      }
+      const rendered = await renderKustomization(unit, { binary, files: cache });
+      files.push(...rendered.files);
+      problems.push(...rendered.problems);
+    }
+  }
+  return { files, problems, notices };
+}
+
+/**
+ * A file outside any chart that holds Go template actions and does not read as YAML: a template,
+ * said so plainly. It may even parse — `name: {{ .Release.Name }}` is a flow mapping used as a key —
+ * so a document with such a key counts too. (Template text inside strings, as Prometheus rules
+ * have, is YAML like any other and is linted.)
+ */
+export function templateProblem(file: InputFile, source: SourceFile): string | undefined {
+  if (file.rendered !== undefined || !TEMPLATE_ACTION.test(file.text)) return undefined;
+  if (source.error === undefined && !source.documents.some((document) => hasMappingKey(document.value, 0))) return undefined;
+  return 'looks like a Go template ({{ … }}), not YAML: lint the chart it belongs to (the directory with Chart.yaml), or render it first (helm template CHART | probe-lint -)';
 }

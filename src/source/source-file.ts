@@ -129,6 +129,11 @@ export class SourceFile {
     return this.positionAt(offset);
   }
 
+  /** Offset of a document's root node in the text. */
+  documentOffset(documentIndex: number): number | undefined {
+    return this.recorder.roots[documentIndex]?.start;
+  }
+
   positionAt(offset: number): Position {
     return this.lines.positionOf(this.lines.skipSeparation(offset));
   }

@@ -1,0 +1,225 @@
+// Which inputs are charts, which are kustomizations, and which are plain manifests: from the paths
+// given, the directories walked, and, for a file given alone (a pre-commit hook passes single
+// files), the chart or kustomization that owns it.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { manifestFilesUnder, type InputProblem } from '../inputs.js';
+
+export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
+
+export interface ChartUnit {
+  kind: 'chart';
+  /** The chart directory, as the user will recognise it. */
+  directory: string;
+  /** Given on the command line itself: --values and --set apply to it. */
+  explicit: boolean;
+}
+
+export interface KustomizationUnit {
+  kind: 'kustomization';
+  directory: string;
+  /** The kustomization file in it. */
+  file: string;
+  /** Patch files of this kustomization and of those it builds on, absolute: where a finding may come from. */
+  patches: string[];
+}
+
+export interface Discovery {
+  charts: ChartUnit[];
+  kustomizations: KustomizationUnit[];
+  /** Plain manifest files, and "-". */
+  files: string[];
+  problems: InputProblem[];
+}
+
+export function isChartDirectory(directory: string): boolean {
+  return existsSync(join(directory, 'Chart.yaml'));
+}
+
+export function kustomizationFileIn(directory: string): string | undefined {
+  return KUSTOMIZATION_FILES.map((name) => join(directory, name)).find((file) => existsSync(file));
+}
+
+/**
+ * Sorts the command-line paths into charts, kustomizations and plain files. A chart is rendered,
+ * never parsed as plain YAML (its templates are not YAML). A file a kustomization refers to is
+ * linted through the kustomization, not on its own; of the kustomizations found, those no other one
+ * builds on are built (overlays, and bases no overlay uses). A file given alone is linted through
+ * the chart or kustomization that owns it.
+ */
+export function discover(paths: readonly string[]): Discovery {
+  const problems: InputProblem[] = [];
+  const charts = new Map<string, ChartUnit>();
+  /** Kustomization directories (absolute → as shown), and whether every root among them is wanted or only owners of single files. */
+  const kustomizations = new Map<string, string>();
+  const walked: string[] = [];
+  const single: string[] = [];
+  const files: string[] = [];
+  const addChart = (directory: string, explicit: boolean) => {
+    const known = charts.get(resolve(directory));
+    if (known === undefined) charts.set(resolve(directory), { kind: 'chart', directory, explicit });
+    else known.explicit ||= explicit;
+  };
+
+  for (const path of paths) {
+    if (path === '-') {
+      files.push('-');
+      continue;
+    }
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch {
+      files.push(path); // reading it says why it cannot be read
+      continue;
+    }
+    if (!isDirectory) {
+      const chart = owningChart(path, undefined);
+      if (chart !== undefined) addChart(chart, false);
+      else single.push(path);
+      continue;
+    }
+    if (isChartDirectory(path)) {
+      addChart(path, true);
+      continue;
+    }
+    for (const file of manifestFilesUnder(path, problems)) {
+      const chart = owningChart(file, path);
+      if (chart !== undefined) addChart(chart, false);
+      else walked.push(file);
+    }
+  }
+
+  // Kustomizations: in the directories of walked files, and above files given alone.
+  for (const file of walked) {
+    const directory = dirname(file);
+    if (kustomizationFileIn(directory) !== undefined) kustomizations.set(resolve(directory), directory);
+  }
+  for (const file of single) {
+    for (let directory = resolve(dirname(file)); ; directory = dirname(directory)) {
+      if (kustomizationFileIn(directory) !== undefined && !kustomizations.has(directory)) kustomizations.set(directory, shown(directory));
+      if (dirname(directory) === directory) break;
+    }
+  }
+
+  const graph = new KustomizationGraph(problems);
+  const basesOfOthers = new Set<string>();
+  for (const directory of kustomizations.keys()) for (const base of graph.of(directory).directories) basesOfOthers.add(base);
+  const units: KustomizationUnit[] = [];
+  const owned = new Set<string>();
+  for (const [directory, display] of kustomizations) {
+    if (basesOfOthers.has(directory) || graph.of(directory).component) continue;
+    const reached = graph.reachableFiles(directory);
+    // A root found only above files given alone is built when it owns one of them.
+    const wanted = walked.some((file) => dirname(resolve(file)) === directory || reached.has(resolve(file))) || single.some((file) => reached.has(resolve(file)));
+    if (!wanted) continue;
+    for (const file of reached) owned.add(file);
+    units.push({ kind: 'kustomization', directory: display, file: kustomizationFileIn(directory)!, patches: graph.patches(directory) });
+  }
+  for (const directory of kustomizations.keys()) owned.add(kustomizationFileIn(directory)!);
+  for (const file of [...walked, ...single]) if (!owned.has(resolve(file))) files.push(file);
+  return { charts: [...charts.values()], kustomizations: units, files, problems };
+}
+
+/** The outermost directory at or above the file's (not above `stop`) that holds a Chart.yaml. */
+function owningChart(file: string, stop: string | undefined): string | undefined {
+  let found: string | undefined;
+  const limit = stop === undefined ? undefined : resolve(stop);
+  let current = dirname(file);
+  for (;;) {
+    if (isChartDirectory(current)) found = current;
+    const parent = dirname(current);
+    if (parent === current || (limit !== undefined && resolve(current) === limit)) break;
+    current = parent;
+  }
+  return found;
+}
+
+interface References {
+  /** Directories built on (resources or bases that are directories, components), absolute. */
+  directories: Set<string>;
+  /** Files read (resources, patches, …), absolute. */
+  files: Set<string>;
+  patches: Set<string>;
+  /** A `kind: Component` cannot be built on its own. */
+  component: boolean;
+}
+
+/** What kustomizations refer to, read once each. */
+class KustomizationGraph {
+  private readonly cache = new Map<string, References>();
+
+  constructor(private readonly problems: InputProblem[]) {}
+
+  of(directory: string): References {
+    let references = this.cache.get(directory);
+    if (references === undefined) {
+      references = this.read(directory);
+      this.cache.set(directory, references);
+    }
+    return references;
+  }
+
+  /** Every file the kustomization reads, through its bases too, and the kustomization files themselves. */
+  reachableFiles(directory: string, seen = new Set<string>()): Set<string> {
+    const files = new Set<string>();
+    if (seen.has(directory)) return files;
+    seen.add(directory);
+    const file = kustomizationFileIn(directory);
+    if (file !== undefined) files.add(file);
+    const references = this.of(directory);
+    for (const referenced of references.files) files.add(referenced);
+    for (const base of references.directories) for (const reached of this.reachableFiles(base, seen)) files.add(reached);
+    return files;
+  }
+
+  patches(directory: string, seen = new Set<string>()): string[] {
+    if (seen.has(directory)) return [];
+    seen.add(directory);
+    const references = this.of(directory);
+    return [...references.patches, ...[...references.directories].flatMap((base) => this.patches(base, seen))];
+  }
+
+  private read(directory: string): References {
+    const references: References = { directories: new Set(), files: new Set(), patches: new Set(), component: false };
+    const file = kustomizationFileIn(directory);
+    if (file === undefined) return references;
+    let spec: Record<string, unknown>;
+    try {
+      spec = (parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
+    } catch (error) {
+      this.problems.push({ path: file, message: `cannot read the kustomization: ${(error as Error).message.split('\n')[0]}` });
+      return references;
+    }
+    references.component = spec.kind === 'Component';
+    const add = (value: unknown, patch = false) => {
+      // Remote resources (URLs, git) are fetched by kustomize; they are not files here.
+      if (typeof value !== 'string' || /^[a-z]+:\/\//i.test(value) || value.startsWith('git@') || value.includes('?ref=')) return;
+      const target = resolve(directory, value);
+      if (!existsSync(target)) return;
+      if (statSync(target).isDirectory()) references.directories.add(target);
+      else {
+        references.files.add(target);
+        if (patch) references.patches.add(target);
+      }
+    };
+    for (const key of ['resources', 'bases', 'components', 'crds', 'transformers', 'generators', 'validators']) {
+      const list = spec[key];
+      if (Array.isArray(list)) for (const item of list) add(item);
+    }
+    const strategic = spec.patchesStrategicMerge;
+    if (Array.isArray(strategic)) for (const item of strategic) add(item, true);
+    for (const key of ['patches', 'patchesJson6902']) {
+      const list = spec[key];
+      if (Array.isArray(list)) for (const patch of list) add((patch as { path?: unknown } | null)?.path, true);
+    }
+    return references;
+  }
+}
+
+/** A directory as the user will recognise it: relative to the working directory when inside it. */
+function shown(absolute: string): string {
+  const rel = relative(process.cwd(), absolute);
+  return rel === '' ? '.' : rel.startsWith('..') ? absolute : rel;
+}

@@ -1,0 +1,102 @@
+// Charts: rendered with `helm template`, each document mapped back to its template by the
+// `# Source:` line helm writes above it.
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Position } from '../../model/position.js';
+import type { ResourceOrigin } from '../../model/resource.js';
+import type { InputFile, InputProblem } from '../inputs.js';
+import type { RenderedOrigin } from '../rendered.js';
+import type { SourceFile } from '../source-file.js';
+import type { ChartUnit } from './discover.js';
+import { locateInTemplate, type FileCache } from './locate-source.js';
+import { runTool, toolMessage } from './run-tool.js';
+
+const SOURCE_LINE = /^# Source: (.+)$/gm;
+
+export interface HelmOptions {
+  helm: string;
+  values: readonly string[];
+  set: readonly string[];
+  files: FileCache;
+}
+
+/**
+ * Renders a chart with its values.yaml (plus --values/--set when the chart was given on the
+ * command line), and once more per `ci/*-values.yaml` (the chart-testing convention). A missing
+ * dependency or a template error is an input problem that names the chart and quotes helm.
+ */
+export async function renderChart(chart: ChartUnit, options: HelmOptions): Promise<{ files: InputFile[]; problems: InputProblem[] }> {
+  const variants: (string | undefined)[] = [undefined, ...ciValuesFiles(chart.directory)];
+  const files: InputFile[] = [];
+  const problems: InputProblem[] = [];
+  for (const values of variants) {
+    const args = ['template', 'release-name', resolve(chart.directory)];
+    if (values !== undefined) args.push('--values', resolve(values));
+    if (chart.explicit) {
+      for (const file of options.values) args.push('--values', resolve(file));
+      for (const assignment of options.set) args.push('--set', assignment);
+    }
+    const run = await runTool(options.helm, args, process.cwd());
+    const label = values === undefined ? chart.directory : `${chart.directory} with ${values}`;
+    if (run.code !== 0) {
+      problems.push({ path: join(chart.directory, 'Chart.yaml'), message: `cannot render the chart (helm template ${label}): ${toolMessage(run)}` });
+      continue;
+    }
+    files.push({ path: `${values ?? chart.directory} (helm template)`, text: run.stdout, rendered: helmOrigin(chart.directory, values, options.files) });
+  }
+  return { files, problems };
+}
+
+/** ci/*-values.yaml, sorted. */
+function ciValuesFiles(chart: string): string[] {
+  const directory = join(chart, 'ci');
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => /-values\.ya?ml$/.test(name))
+    .sort()
+    .map((name) => join(directory, name));
+}
+
+/**
+ * Origins for helm's output, of a chart directory or (root undefined) a stream on stdin: each
+ * document's `# Source: <chart>/templates/x.yaml` names the template; the chart's own name is
+ * replaced by its directory.
+ */
+export function helmOrigin(root: string | undefined, values: string | undefined, files: FileCache): RenderedOrigin {
+  let sources: { offset: number; path: string }[] | undefined;
+  return {
+    from: 'helm',
+    root,
+    values,
+    originOf(index: number, value: unknown, source: SourceFile): ResourceOrigin {
+      sources ??= [...source.text.matchAll(SOURCE_LINE)].map((match) => ({ offset: match.index, path: match[1]!.trim() }));
+      const offset = source.documentOffset(index) ?? 0;
+      const named = sources.filter((entry) => entry.offset <= offset).at(-1)?.path;
+      const template = named === undefined ? undefined : templatePath(root, named);
+      const locateRendered = (pointer: string) => source.locate(index, pointer);
+      const fallback = root === undefined ? source.file : join(root, 'Chart.yaml');
+      const absolute = template !== undefined && existsSync(template) ? template : undefined;
+      return {
+        file: template === undefined ? fallback : shown(template),
+        documentIndex: index,
+        locate: (pointer: string): Position | undefined => {
+          const text = absolute === undefined ? undefined : files.text(absolute);
+          return text === undefined ? undefined : locateInTemplate(text, pointer, value);
+        },
+        rendered: { from: 'helm', root, values, locateRendered },
+      };
+    },
+  };
+}
+
+/** `mychart/templates/x.yaml` → `<chart directory>/templates/x.yaml`; for stdin, as written (relative to here). */
+function templatePath(root: string | undefined, named: string): string {
+  const slash = named.indexOf('/');
+  if (root === undefined || slash === -1) return named;
+  return join(root, named.slice(slash + 1));
+}
+
+function shown(path: string): string {
+  const rel = relative(process.cwd(), resolve(path));
+  return rel.startsWith('..') ? path : rel;
+}
