@@ -129,7 +129,8 @@ function decodeText(buffer: Buffer): { text: string } | { problem: string } {
   if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(buffer.subarray(2)) };
   if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(buffer.subarray(2)) };
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer) };
+    // ignoreBOM keeps a byte-order mark in the text, so that --fix writes it back.
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buffer) };
   } catch {
     const text = buffer.toString('utf8');
     const bad = text.indexOf('\uFFFD');

@@ -84,7 +84,8 @@ export class SourceFile {
   private parseStream(text: string, baseOffset: number, lenient: boolean): void {
     const duplicatesBefore = this.recorder.duplicateKeys.length;
     this.recorder.reset();
-    this.recorder.baseOffset = baseOffset;
+    // js-yaml drops a leading byte-order mark before it counts positions.
+    this.recorder.baseOffset = baseOffset + (text.charCodeAt(0) === 0xfeff ? 1 : 0);
     this.recorder.documentIndex = this.documents.length;
     this.recorder.detectDuplicates = lenient;
     // `json: true` lets a later duplicate key win instead of throwing.
