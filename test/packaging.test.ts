@@ -1,13 +1,14 @@
 // The ways in: the npm package (packed and installed for real), the container image's Dockerfile,
 // and the pre-commit hook (run with Debian's pre-commit when it is installed).
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { podYaml, ROOT } from './helpers.js';
 import { helmBinary, kubectlBinary, TOOLS } from './tools.js';
+import { startServe } from './serve-process.js';
 import { makeTestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
 
@@ -58,14 +59,8 @@ describe('npm package', () => {
   it("starts the webhook from the production install (the image's entrypoint)", async () => {
     const pki = makeTestPki();
     const cert = pki.issue('packaged');
-    const port = 21000 + Math.floor(Math.random() * 10000);
     const entrypoint = join(installed, 'node_modules/probe-lint/dist/src/cli/bin.js');
-    const child = spawn(
-      process.execPath,
-      [entrypoint, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key],
-      { stdio: 'ignore' },
-    );
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { child, port, exited } = await startServe(['--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], { cli: entrypoint });
     try {
       let status = 0;
       for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {

@@ -1,7 +1,6 @@
 // Serving: TLS version floor, certificate rotation without restart, client certificates, and the
 // `probe-lint serve` process (bad config, SIGTERM with a review in flight).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { readFileSync } from 'node:fs';
@@ -15,7 +14,9 @@ import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
 import { createLogger } from '../src/webhook/logger.js';
 import { createWebhookServer } from '../src/webhook/server.js';
 import { admissionReview, container, pod } from './admission.js';
-import { CLI, runCli } from './helpers.js';
+import { defaultHost } from '../src/cli/listen-address.js';
+import { runCli } from './helpers.js';
+import { startServe } from './serve-process.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
 
@@ -135,16 +136,8 @@ describe('probe-lint serve', () => {
 
   it('on SIGTERM stops accepting, finishes the review in flight, and exits 0', async () => {
     const cert = pki.issue('sigterm');
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    for (let attempt = 0; attempt < 100 && !output.includes('probe-lint webhook listening'); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.match(output, /probe-lint webhook listening/);
+    const serve = await startServe(['--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key]);
+    const { child, port, exited } = serve;
 
     // Send half a review, signal, then send the rest: the answer must still arrive.
     const review = admissionReview({ operation: 'CREATE', object: pod([container('web')]) });
@@ -178,6 +171,38 @@ describe('probe-lint serve', () => {
     assert.equal(reply.status, 200);
     assert.equal(JSON.parse(reply.text).response.uid, review.request.uid);
     assert.equal(await exited, 0);
-    assert.match(output, /shutting down: serving on while the endpoint is removed, then finishing in-flight reviews/);
+    assert.match(serve.output(), /shutting down: serving on while the endpoint is removed, then finishing in-flight reviews/);
+  });
+
+  it('writes a review\'s log line within a second, not when a buffer fills', async () => {
+    const cert = pki.issue('log-flush');
+    const serve = await startServe(['--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key]);
+    try {
+      const review = admissionReview({ operation: 'CREATE', object: pod([container('web')]) });
+      const reply = await httpsRequest(serve.port, '/validate', { body: JSON.stringify(review), ca: pki.caCert });
+      assert.equal(reply.status, 200);
+      const sent = Date.now();
+      while (!serve.output().includes(review.request.uid) && Date.now() - sent < 3000) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(serve.output().includes(`"uid":"${review.request.uid}"`), 'the review is logged while the server keeps running');
+      assert.ok(Date.now() - sent < 2000, `logged after ${Date.now() - sent} ms`);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
+  });
+
+  it('listens on every IPv6 and IPv4 address by default when the host has IPv6', async () => {
+    const cert = pki.issue('dual-stack');
+    const serve = await startServe(['--tls-cert', cert.cert, '--tls-key', cert.key]);
+    try {
+      assert.equal(serve.host, defaultHost());
+      if (serve.host === '::') {
+        // Reached over IPv4 loopback, though bound to "::".
+        assert.equal((await httpsRequest(serve.port, '/healthz', { ca: pki.caCert })).status, 200);
+      }
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
   });
 });

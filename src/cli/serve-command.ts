@@ -48,10 +48,10 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
   }
   cluster?.refresher.start();
   cluster?.namespaces.start();
-  logger.info(
-    { host, port: args.port, mode: config.webhook?.mode ?? 'warn', cluster: cluster !== undefined, strict: args.strict },
-    'probe-lint webhook listening',
-  );
+  // The port bound, which differs from --port 0.
+  const address = server.app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : args.port;
+  logger.info({ host, port, mode: config.webhook?.mode ?? 'warn', cluster: cluster !== undefined, strict: args.strict }, 'probe-lint webhook listening');
   flushLogger(logger);
 
   return new Promise<number>((resolve) => {
