@@ -10,7 +10,7 @@ export interface TestPki {
   caCert: string;
   caKey: string;
   /** Issues a certificate signed by the CA; returns the cert and key paths. */
-  issue(name: string, options?: { serverNames?: string[]; client?: boolean }): { cert: string; key: string };
+  issue(name: string, options?: { serverNames?: string[]; client?: boolean; organization?: string }): { cert: string; key: string };
 }
 
 function openssl(args: string[], cwd: string): void {
@@ -47,10 +47,11 @@ export function makeTestPki(): TestPki {
     caCert,
     caKey,
     issue(name, options = {}) {
-      const key = join(directory, `${name}.key`);
-      const csr = join(directory, `${name}.csr`);
-      const cert = join(directory, `${name}.crt`);
-      const extensions = join(directory, `${name}.ext`);
+      const file = name.replace(/[^A-Za-z0-9.-]/g, '_');
+      const key = join(directory, `${file}.key`);
+      const csr = join(directory, `${file}.csr`);
+      const cert = join(directory, `${file}.crt`);
+      const extensions = join(directory, `${file}.ext`);
       const names = options.serverNames ?? ['localhost', '127.0.0.1'];
       writeFileSync(
         extensions,
@@ -59,7 +60,7 @@ export function makeTestPki(): TestPki {
           : `subjectAltName = ${names.map((entry) => (/^[\d.]+$/.test(entry) ? `IP:${entry}` : `DNS:${entry}`)).join(',')}\nextendedKeyUsage = serverAuth\n`,
       );
       openssl(
-        ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', `/CN=${name}`],
+        ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', `${options.organization ? `/O=${options.organization}` : ''}/CN=${name}`],
         directory,
       );
       openssl(

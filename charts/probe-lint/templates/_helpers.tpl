@@ -70,7 +70,12 @@ Computed once per render and cached, so the Secret and both webhook configuratio
 {{- end -}}
 {{- end -}}
 
-{{/* Namespaces the webhooks never see: kube-system, the release's own, the configured ones, and probe-lint.dev/mode=off. */}}
+{{/*
+Namespaces the webhooks never see: kube-system, the release's own and the configured ones; and
+namespaces labelled probe-lint.dev/mode=off only when the config trusts namespace labels
+(config.webhook.namespaceLabels: trusted) — otherwise whoever may label a namespace could switch
+the webhook off for it.
+*/}}
 {{- define "probe-lint.namespaceSelector" -}}
 namespaceSelector:
   matchExpressions:
@@ -82,7 +87,9 @@ namespaceSelector:
         {{- range .Values.webhook.excludeNamespaces }}
         - {{ . }}
         {{- end }}
+    {{- if eq (((.Values.config).webhook).namespaceLabels | default "tighten-only") "trusted" }}
     - key: probe-lint.dev/mode
       operator: NotIn
       values: ["off"]
+    {{- end }}
 {{- end -}}

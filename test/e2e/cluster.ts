@@ -1,0 +1,286 @@
+// A real Kubernetes control plane for the end-to-end tests: etcd, kube-apiserver and
+// kube-controller-manager, built from source (test/cluster/build-k8s.sh), on loopback with free
+// ports, a self-made CA, an admin client certificate, service-account keys and RBAC. No kubelet or
+// scheduler: Pods stay Pending, which is all admission needs.
+//
+// The tests run in a network namespace of their own (scripts/e2e.sh): loopback is up and the
+// Service CIDR 10.96.0.0/16 is routed locally, so when the API server calls a webhook Service at
+// its ClusterIP on port 443 (the API server's ClusterIP service resolver), it reaches the
+// `probe-lint serve` process listening there, and verifies the chart's own certificate.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { ROOT } from '../helpers.js';
+import { kubectlBinary } from '../tools.js';
+import { makeTestPki, type TestPki } from '../tls.js';
+
+export const SERVICE_CIDR = '10.96.0.0/16';
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Cluster {
+  directory: string;
+  server: string;
+  /** An admin (system:masters) kubeconfig. */
+  kubeconfig: string;
+  pki: TestPki;
+  kubectl(args: string[], options?: { input?: string; kubeconfig?: string }): Promise<CommandResult>;
+  /** One API request as admin; JSON in and out. */
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Record<string, unknown> }>;
+  /** A kubeconfig that authenticates with a bearer token (a ServiceAccount's). */
+  tokenKubeconfig(name: string, token: string): string;
+  stopApiServer(): Promise<void>;
+  startApiServer(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The directory build-k8s.sh built the binaries into (building what is missing). */
+export function controlPlaneBinaries(): string {
+  const output = execFileSync(join(ROOT, 'test/cluster/build-k8s.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const directory = output.trim().split('\n').at(-1)!;
+  for (const name of ['etcd', 'kube-apiserver', 'kube-controller-manager']) {
+    if (!existsSync(join(directory, name))) throw new Error(`${name} is missing from ${directory}`);
+  }
+  return directory;
+}
+
+/** A port the kernel says is free now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const children = new Set<ChildProcess>();
+// However the run ends, no etcd or API server outlives it (scripts/e2e.sh checks that too).
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+function startProcess(binary: string, args: string[], log: string): ChildProcess {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.on('exit', () => {
+    children.delete(child);
+    writeFileSync(log, Buffer.concat(chunks));
+  });
+  children.add(child);
+  return child;
+}
+
+async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function kubeconfigFor(server: string, caCert: string, user: Record<string, string>): string {
+  const userLines = Object.entries(user)
+    .map(([key, value]) => `      ${key}: ${value}`)
+    .join('\n');
+  return `apiVersion: v1
+kind: Config
+clusters:
+  - name: e2e
+    cluster:
+      server: ${server}
+      certificate-authority: ${caCert}
+users:
+  - name: user
+    user:
+${userLines}
+contexts:
+  - name: e2e
+    context: {cluster: e2e, user: user, namespace: default}
+current-context: e2e
+`;
+}
+
+export async function startCluster(options: { apiServerArgs?: string[] } = {}): Promise<Cluster> {
+  const binaries = controlPlaneBinaries();
+  const directory = mkdtempSync(join(tmpdir(), 'probe-lint-e2e-'));
+  const pki = makeTestPki();
+  const [etcdClient, etcdPeer, securePort, controllerPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const server = `https://127.0.0.1:${securePort}`;
+  const serving = pki.issue('kube-apiserver', { serverNames: ['localhost', '127.0.0.1', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', '10.96.0.1'] });
+  const admin = pki.issue('admin', { client: true, organization: 'system:masters' });
+  const controller = pki.issue('system:kube-controller-manager', { client: true });
+  const serviceAccountKey = join(directory, 'sa.key');
+  execFileSync('openssl', ['genrsa', '-out', serviceAccountKey, '2048'], { stdio: 'ignore' });
+  const serviceAccountPub = join(directory, 'sa.pub');
+  execFileSync('openssl', ['rsa', '-in', serviceAccountKey, '-pubout', '-out', serviceAccountPub], { stdio: 'ignore' });
+  const kubeconfig = join(directory, 'admin.kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigFor(server, pki.caCert, { 'client-certificate': admin.cert, 'client-key': admin.key }));
+  const controllerKubeconfig = join(directory, 'controller-manager.kubeconfig');
+  writeFileSync(controllerKubeconfig, kubeconfigFor(server, pki.caCert, { 'client-certificate': controller.cert, 'client-key': controller.key }));
+  mkdirSync(join(directory, 'logs'));
+
+  const etcd = startProcess(
+    join(binaries, 'etcd'),
+    [
+      '--data-dir', join(directory, 'etcd'),
+      '--listen-client-urls', `http://127.0.0.1:${etcdClient}`,
+      '--advertise-client-urls', `http://127.0.0.1:${etcdClient}`,
+      '--listen-peer-urls', `http://127.0.0.1:${etcdPeer}`,
+      '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeer}`,
+      '--initial-cluster', `default=http://127.0.0.1:${etcdPeer}`,
+      '--quota-backend-bytes', String(4 * 1024 ** 3),
+      '--unsafe-no-fsync',
+    ],
+    join(directory, 'logs/etcd.log'),
+  );
+  const apiServerArgs = [
+    '--etcd-servers', `http://127.0.0.1:${etcdClient}`,
+    '--bind-address', '127.0.0.1',
+    '--advertise-address', '127.0.0.1',
+    // Loopback cannot be an endpoint of the kubernetes Service; nothing here needs that endpoint.
+    '--endpoint-reconciler-type', 'none',
+    '--secure-port', String(securePort),
+    '--tls-cert-file', serving.cert,
+    '--tls-private-key-file', serving.key,
+    '--client-ca-file', pki.caCert,
+    '--service-account-issuer', 'https://kubernetes.default.svc',
+    '--service-account-key-file', serviceAccountPub,
+    '--service-account-signing-key-file', serviceAccountKey,
+    '--service-cluster-ip-range', SERVICE_CIDR,
+    '--authorization-mode', 'RBAC',
+    '--enable-priority-and-fairness=false',
+    '--max-requests-inflight', '2000',
+    '--max-mutating-requests-inflight', '1000',
+    '--profiling=false',
+    ...(options.apiServerArgs ?? []),
+  ];
+  let apiServer: ChildProcess | undefined;
+  let controllerManager: ChildProcess | undefined;
+  let restarts = 0;
+
+  const api: Cluster['api'] = (method, path, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      const req = request(
+        new URL(path, server),
+        {
+          method,
+          ca: readFileSync(pki.caCert),
+          cert: readFileSync(admin.cert),
+          key: readFileSync(admin.key),
+          headers: { accept: 'application/json', ...(text === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          agent: false,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const raw = Buffer.concat(chunks).toString('utf8');
+            let json: unknown;
+            try {
+              json = JSON.parse(raw);
+            } catch {
+              json = raw;
+            }
+            resolve({ status: res.statusCode ?? 0, json, headers: res.headers });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
+    });
+
+  const waitReady = async (what: string) => {
+    for (let attempt = 0; attempt < 600; attempt++) {
+      const ready = await api('GET', '/readyz').then(
+        (reply) => reply.status === 200,
+        () => false,
+      );
+      if (ready) return;
+      if (apiServer?.exitCode !== null && apiServer?.exitCode !== undefined) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${what}: kube-apiserver did not become ready; see ${join(directory, 'logs')}`);
+  };
+
+  const startApiServer = async () => {
+    apiServer = startProcess(join(binaries, 'kube-apiserver'), apiServerArgs, join(directory, `logs/kube-apiserver-${restarts++}.log`));
+    await waitReady('start');
+  };
+  await startApiServer();
+  controllerManager = startProcess(
+    join(binaries, 'kube-controller-manager'),
+    [
+      '--kubeconfig', controllerKubeconfig,
+      '--authentication-kubeconfig', controllerKubeconfig,
+      '--authorization-kubeconfig', controllerKubeconfig,
+      '--bind-address', '127.0.0.1',
+      '--secure-port', String(controllerPort),
+      '--service-account-private-key-file', serviceAccountKey,
+      '--root-ca-file', pki.caCert,
+      '--use-service-account-credentials',
+      '--leader-elect=false',
+      // Nodes here have no kubelet: the node lifecycle controllers would mark them NotReady and evict their pods.
+      '--controllers', '*,-node-lifecycle-controller,-taint-eviction-controller,-node-ipam-controller',
+      '--kube-api-qps', '500',
+      '--kube-api-burst', '1000',
+      '--concurrent-replicaset-syncs', '20',
+    ],
+    join(directory, 'logs/kube-controller-manager.log'),
+  );
+
+  const kubectl: Cluster['kubectl'] = (args, kubectlOptions = {}) =>
+    new Promise((resolve) => {
+      const child = spawn(kubectlBinary(), ['--kubeconfig', kubectlOptions.kubeconfig ?? kubeconfig, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end(kubectlOptions.input ?? '');
+    });
+
+  // The default ServiceAccount of "default" appears once the controller manager runs.
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if ((await api('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    directory,
+    server,
+    kubeconfig,
+    pki,
+    kubectl,
+    api,
+    tokenKubeconfig(name, token) {
+      const file = join(directory, `${name}.kubeconfig`);
+      writeFileSync(file, kubeconfigFor(server, pki.caCert, { token }));
+      return file;
+    },
+    async stopApiServer() {
+      await stopProcess(apiServer);
+    },
+    startApiServer,
+    async stop() {
+      await stopProcess(controllerManager);
+      await stopProcess(apiServer);
+      await stopProcess(etcd);
+      if (process.env.PROBE_LINT_E2E_KEEP === undefined) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
