@@ -78,7 +78,14 @@ describe('Helm chart', () => {
     const pod = deployment.spec.template.spec;
     const [container] = pod.containers;
     assert.equal(deployment.spec.replicas, 2);
-    assert.equal(pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey, 'kubernetes.io/hostname');
+    // Required spread over nodes when there are enough of them (with one node, both replicas run there).
+    assert.deepEqual(pod.topologySpreadConstraints, [
+      { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'probe-lint', 'app.kubernetes.io/instance': 'probe-lint' } } },
+    ]);
+    // A preStop pause while the endpoint is removed, and a grace period longer than pause plus shutdown.
+    assert.deepEqual(container.lifecycle.preStop.exec.command, ['sleep', '5']);
+    assert.ok(pod.terminationGracePeriodSeconds > 5 + 20, String(pod.terminationGracePeriodSeconds));
+    assert.equal(byKind(objects, 'NetworkPolicy').length, 1, 'a NetworkPolicy by default');
     assert.deepEqual(pod.securityContext.seccompProfile, { type: 'RuntimeDefault' });
     assert.equal(pod.securityContext.runAsNonRoot, true);
     assert.ok(Number.isInteger(pod.securityContext.runAsUser) && pod.securityContext.runAsUser > 0);
@@ -95,9 +102,15 @@ describe('Helm chart', () => {
       { apiGroups: [''], resources: ['nodes', 'pods'], verbs: ['list'] },
       { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'] },
     ]);
+    const [auditRole] = byKind(render('--set', 'rbac.audit=true').objects, 'ClusterRole');
+    assert.deepEqual(auditRole.rules.slice(2), [
+      { apiGroups: [''], resources: ['services'], verbs: ['list'] },
+      { apiGroups: ['apps'], resources: ['deployments', 'statefulsets', 'daemonsets'], verbs: ['list'] },
+      { apiGroups: ['batch'], resources: ['jobs', 'cronjobs'], verbs: ['list'] },
+    ]);
   });
 
-  it('registers both webhooks as the API server expects, excluding kube-system, its own namespace and mode=off', () => {
+  it('registers both webhooks as the API server expects, excluding kube-system, its own namespace, and mode=off only when labels are trusted', () => {
     const { objects } = render('--set', 'webhook.timeoutSeconds=3');
     for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
       const [configuration] = byKind(objects, kind);
@@ -106,7 +119,9 @@ describe('Helm chart', () => {
       assert.equal(webhook.sideEffects, 'None');
       assert.equal(webhook.failurePolicy, 'Ignore');
       assert.equal(webhook.timeoutSeconds, 3);
-      assert.deepEqual(webhook.namespaceSelector.matchExpressions, [
+      assert.deepEqual(webhook.namespaceSelector.matchExpressions, [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'probe-lint'] }]);
+      const [trusted] = byKind(render('--set', 'config.webhook.namespaceLabels=trusted').objects, kind)[0].webhooks;
+      assert.deepEqual(trusted.namespaceSelector.matchExpressions, [
         { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'probe-lint'] },
         { key: 'probe-lint.dev/mode', operator: 'NotIn', values: ['off'] },
       ]);

@@ -165,7 +165,7 @@ describe('probe-lint rules', () => {
     assert.deepEqual(exec.options, { minPeriodSeconds: { default: 10, type: 'integer', minimum: 1, description: 'Exec probes more frequent than this are flagged.' } });
     assert.match(exec.docs, /rules\/exec-probe-dense-cluster\/README\.md$/);
     const markdown = (await inProcess(['rules', '--format', 'markdown'])).stdout;
-    assert.match(markdown, /^\| id \| severity \| fix \| what it flags \|\n\|---\|---\|---\|---\|\n\| \[`duplicate-key`\]/);
+    assert.match(markdown, /^\| id \| severity \| fix \| what it flags \|\n\|---\|---\|---\|---\|\n\| \[`grpc-named-port`\]/);
   });
 });
 

@@ -30,6 +30,7 @@ before(() => {
 const denseCluster = (api: FakeApiServer) => {
   api.set('/api/v1/nodes', nodes(3));
   api.set('/api/v1/pods', [...podsOn('node-0', 80), ...podsOn('node-1', 80), ...podsOn('node-2', 80)]);
+  api.set('/api/v1/services', []);
   api.set('/api/v1/namespaces', [{ metadata: { name: 'shop', labels: { 'probe-lint.dev/mode': 'enforce' } } }, { metadata: { name: 'dev', labels: {} } }]);
 };
 

@@ -12,30 +12,36 @@ const CORPUS = join(SHARED, 'corpus/real');
 
 /** file → errors as rule@line, reviewed by hand. */
 const REVIEWED_ERRORS: [string, string[]][] = [
-  // Duplicate keys: the 17 files SOURCES.md lists as DUPLICATE_KEY for a strict parser.
-  // Archived Helm charts that render a key twice, and hand-written manifests with a repeated block.
   // mongodb-replicaset (also vendored by cloudserver and graylog): startupProbe.successThreshold: 2,
   // which the API server rejects ("must be 1") — the chart is archived.
   // inference-pool-variables.yaml: an envsubst template (${VAR:-default}) linted before substitution;
   // as written the API server rejects every one of these fields.
+  ['helm-stable-charts/rendered/stable/cloudserver.yaml', ['success-threshold-not-one@1107']],
+  ['helm-stable-charts/rendered/stable/graylog.yaml', ['success-threshold-not-one@1436']],
+  ['helm-stable-charts/rendered/stable/mongodb-replicaset.yaml', ['success-threshold-not-one@572']],
+  [
+    'kubernetes-engine-samples/ai-ml/infw-gw/examples/getting-started/inference-pool-variables.yaml',
+    ['grpc-named-port@86', 'probe-field-invalid@88', 'probe-field-invalid@89', 'grpc-named-port@92', 'probe-field-invalid@94', 'probe-field-invalid@95'],
+  ],
+];
+
+/**
+ * Keys written twice: the 17 files SOURCES.md lists as DUPLICATE_KEY for a strict parser (archived
+ * Helm charts that render a key twice, hand-written manifests with a repeated block). kubectl keeps
+ * the last value silently, so these are warnings (duplicate-key).
+ */
+const REVIEWED_DUPLICATE_KEYS: [string, string[]][] = [
   ['helm-stable-charts/rendered/incubator/druid.yaml', ['duplicate-key@171', 'duplicate-key@172', 'duplicate-key@173', 'duplicate-key@174']],
   ['helm-stable-charts/rendered/incubator/etcd.yaml', ['duplicate-key@8']],
   ['helm-stable-charts/rendered/incubator/goldfish.yaml', ['duplicate-key@93']],
   ['helm-stable-charts/rendered/incubator/mysqlha.yaml', ['duplicate-key@105']],
-  ['helm-stable-charts/rendered/stable/cloudserver.yaml', ['success-threshold-not-one@1107']],
   ['helm-stable-charts/rendered/stable/collabora-code.yaml', ['duplicate-key@118', 'duplicate-key@129']],
-  ['helm-stable-charts/rendered/stable/graylog.yaml', ['success-threshold-not-one@1436']],
   ['helm-stable-charts/rendered/stable/hazelcast.yaml', ['duplicate-key@248']],
   ['helm-stable-charts/rendered/stable/kured.yaml', ['duplicate-key@153']],
-  ['helm-stable-charts/rendered/stable/mongodb-replicaset.yaml', ['success-threshold-not-one@572']],
   ['helm-stable-charts/rendered/stable/prometheus-snmp-exporter.yaml', ['duplicate-key@113']],
   [
     'helm-stable-charts/rendered/stable/rethinkdb.yaml',
     ['duplicate-key@286', 'duplicate-key@289', 'duplicate-key@290', 'duplicate-key@291', 'duplicate-key@292', 'duplicate-key@293'],
-  ],
-  [
-    'kubernetes-engine-samples/ai-ml/infw-gw/examples/getting-started/inference-pool-variables.yaml',
-    ['grpc-named-port@86', 'probe-field-invalid@88', 'probe-field-invalid@89', 'grpc-named-port@92', 'probe-field-invalid@94', 'probe-field-invalid@95'],
   ],
   ['kubernetes-engine-samples/streaming/kafka-confluent/manifests/05-replicator/my-target-cluster.yaml', ['duplicate-key@135']],
   ['kubernetes-engine-samples/streaming/kafka-confluent/manifests/05-replicator/replicator.yaml', ['duplicate-key@31']],
@@ -69,12 +75,22 @@ describe('real-world corpus', { skip: existsSync(CORPUS) ? false : `${CORPUS} is
     assert.equal(output.summary.files, manifestFiles(CORPUS).length);
     assert.deepEqual(output.inputErrors, []);
 
-    const errors = new Map<string, string[]>();
-    for (const finding of output.findings.filter((candidate: { severity: string }) => candidate.severity === 'error')) {
-      const file = relative(CORPUS, finding.file);
-      errors.set(file, [...(errors.get(file) ?? []), `${finding.rule}@${finding.line}`]);
-    }
-    assert.deepEqual([...errors].sort(), [...REVIEWED_ERRORS].sort());
+    const byFile = (keep: (finding: { severity: string; rule: string }) => boolean) => {
+      const found = new Map<string, string[]>();
+      for (const finding of output.findings.filter(keep)) {
+        const file = relative(CORPUS, finding.file);
+        found.set(file, [...(found.get(file) ?? []), `${finding.rule}@${finding.line}`]);
+      }
+      return [...found].sort();
+    };
+    assert.deepEqual(
+      byFile((finding) => finding.severity === 'error'),
+      [...REVIEWED_ERRORS].sort(),
+    );
+    assert.deepEqual(
+      byFile((finding) => finding.rule === 'duplicate-key'),
+      [...REVIEWED_DUPLICATE_KEYS].sort(),
+    );
     assert.ok(
       output.findings.every((finding: { line: number | null }) => typeof finding.line === 'number' && finding.line >= 1),
       'every finding has a line',

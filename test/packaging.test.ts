@@ -39,7 +39,7 @@ describe('npm package', () => {
       .split('\n')
       .map((file) => file.replace(/^package\//, ''));
     for (const file of files) {
-      assert.match(file, /^(dist\/(src|rules)\/.+\.js|rules\/[a-z-]+\/README\.md|schema\/config\.schema\.json|package\.json|README\.md)$/, file);
+      assert.match(file, /^(dist\/(src|rules)\/.+\.js|rules\/[a-z-]+\/README\.md|schema\/config\.schema\.json|package\.json|README\.md|LICENSE)$/, file);
     }
     assert.ok(files.includes('dist/src/cli/bin.js'));
     assert.ok(files.includes('rules/timeout-not-below-period/README.md'));

@@ -3,15 +3,16 @@ import { defineRule } from '../../src/rule-api.js';
 export default defineRule({
   meta: {
     id: 'duplicate-key',
-    severity: 'error',
+    severity: 'warning',
     summary: 'a mapping key written twice in a Kubernetes manifest',
     remediation: 'Remove one of the two keys, keeping the value you mean.',
     messages: {
       duplicate: {
-        short: 'key "{key}" appears twice in one mapping; remove one',
+        short: 'key "{key}" appears twice in one mapping; kubectl keeps the last silently. Remove one',
         long:
-          'key "{key}" appears twice in the same mapping: kubectl rejects the file (its YAML-to-JSON conversion is strict about ' +
-          'duplicate keys since 1.27), and tools that convert leniently silently keep the last value, which probe-lint checks. Remove one of them.',
+          'key "{key}" appears twice in the same mapping: kubectl, Helm and the GitOps tools built on client-go keep the last value without a word, ' +
+          'so the first one written is ignored (probe-lint checks the last, as they do); a client that sends the manifest as written with strict ' +
+          'field validation is refused ("strict decoding error: duplicate field"). Remove one of them.',
       },
     },
   },

@@ -54,6 +54,7 @@ export function createClusterAccess(
       fallback: clusterFactsFrom(config, undefined),
     },
     logger,
+    metrics,
   );
   age.of = () => refresher.ageSeconds();
   const namespaces = new NamespaceCache(client, guard, clock, logger);

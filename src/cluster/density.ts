@@ -6,6 +6,8 @@ import type { Clock } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
 
 export interface DensitySnapshot {
+  /** List requests (pages) this refresh made. */
+  listCalls: number;
   nodes: number;
   pods: number;
   meanPodsPerNode: number;
@@ -38,7 +40,9 @@ const POD_TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
 /** One refresh: lists nodes, then non-terminated pods, counting pods per node page by page. */
 export async function fetchDensity(client: KubeClient, signal: AbortSignal, clock: Clock): Promise<DensitySnapshot> {
   const capacity = new Map<string, number>();
+  let listCalls = 0;
   await client.listPaged<Node>('/api/v1/nodes', {}, signal, (items) => {
+    listCalls++;
     for (const node of items) {
       const name = node.metadata?.name;
       if (name !== undefined) capacity.set(name, Number(node.status?.allocatable?.pods ?? 0));
@@ -53,6 +57,7 @@ export async function fetchDensity(client: KubeClient, signal: AbortSignal, cloc
     POD_TABLE,
     signal,
     (page) => {
+      listCalls++;
       const column = (page.columnDefinitions ?? []).findIndex((definition) => definition.name === 'Node');
       if (column === -1) throw new Error("the API server's pod table has no Node column");
       for (const row of page.rows ?? []) {
@@ -63,10 +68,10 @@ export async function fetchDensity(client: KubeClient, signal: AbortSignal, cloc
       }
     },
   );
-  return summarize(capacity, podsPerNode, pods, clock.now());
+  return { ...summarize(capacity, podsPerNode, pods, clock.now()), listCalls };
 }
 
-export function summarize(capacity: Map<string, number>, podsPerNode: Map<string, number>, pods: number, fetchedAt: number): DensitySnapshot {
+export function summarize(capacity: Map<string, number>, podsPerNode: Map<string, number>, pods: number, fetchedAt: number): Omit<DensitySnapshot, 'listCalls'> {
   const counts = [...podsPerNode.values()].sort((a, b) => a - b);
   const nodes = counts.length;
   const fractions = [...podsPerNode].filter(([node]) => (capacity.get(node) ?? 0) > 0).map(([node, count]) => count / capacity.get(node)!);
@@ -88,6 +93,8 @@ export function isDense(snapshot: DensitySnapshot, thresholds: DensityThresholds
 }
 
 export function factsFrom(snapshot: DensitySnapshot, thresholds: DensityThresholds): ClusterFacts {
+  // A cluster without nodes (or whose nodes cannot be listed) says nothing about density.
+  if (snapshot.nodes === 0) return { podsPerNode: undefined, densePodsPerNode: thresholds.densePodsPerNode, source: 'unknown' };
   return {
     podsPerNode: Math.round(snapshot.meanPodsPerNode * 10) / 10,
     densePodsPerNode: thresholds.densePodsPerNode,

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ClusterFacts, ClusterFactsSource } from '../engine/cluster-facts.js';
 import { CallNotAllowed, type CallGuard, type Clock } from './call-guard.js';
 import { factsFrom, fetchDensity, type DensitySnapshot, type DensityThresholds } from './density.js';
+import type { ClusterMetrics } from './cluster-metrics.js';
 import type { KubeClient } from './kube-client.js';
 
 export interface RefresherOptions {
@@ -25,6 +26,7 @@ export class ClusterFactsRefresher implements ClusterFactsSource {
     private readonly clock: Clock,
     private readonly options: RefresherOptions,
     private readonly logger: Logger | undefined,
+    private readonly metrics?: ClusterMetrics,
   ) {}
 
   current(): ClusterFacts {
@@ -43,7 +45,14 @@ export class ClusterFactsRefresher implements ClusterFactsSource {
   /** One refresh through the guard; false when it failed or was not allowed (the old facts stay). */
   async refreshNow(): Promise<boolean> {
     try {
-      this.snapshot = await this.guard.run('density', (signal) => fetchDensity(this.client, signal, this.clock));
+      const started = process.hrtime.bigint();
+      const snapshot = await this.guard.run('density', (signal) => fetchDensity(this.client, signal, this.clock));
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.snapshot = snapshot;
+      this.metrics?.podsPerNode.set(snapshot.meanPodsPerNode);
+      this.metrics?.nodes.set(snapshot.nodes);
+      this.metrics?.refreshSeconds.set(seconds);
+      this.logger?.debug({ nodes: snapshot.nodes, pods: snapshot.pods, meanPodsPerNode: snapshot.meanPodsPerNode, listCalls: snapshot.listCalls, seconds }, 'cluster density refreshed');
       return true;
     } catch (error) {
       if (!(error instanceof CallNotAllowed)) this.logger?.debug({ reason: (error as Error).message }, 'cluster density refresh failed');

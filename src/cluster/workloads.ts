@@ -1,5 +1,6 @@
-// The pod-bearing workloads living in a cluster, for `probe-lint audit`. Pods owned by a
-// controller and Jobs owned by a CronJob are skipped: their template is checked where it is
+// The pod-bearing workloads living in a cluster, for `probe-lint audit`, and its Services (which
+// pods they select decides missing-readiness-probe's severity, as it does for files). Pods owned
+// by a controller and Jobs owned by a CronJob are skipped: their template is checked where it is
 // written, so nothing is counted twice.
 import type { KubeObject } from '../model/resource.js';
 import type { CallGuard } from './call-guard.js';
@@ -12,6 +13,7 @@ const WORKLOADS = [
   { apiVersion: 'batch/v1', kind: 'CronJob', base: '/apis/batch/v1', resource: 'cronjobs' },
   { apiVersion: 'batch/v1', kind: 'Job', base: '/apis/batch/v1', resource: 'jobs' },
   { apiVersion: 'v1', kind: 'Pod', base: '/api/v1', resource: 'pods' },
+  { apiVersion: 'v1', kind: 'Service', base: '/api/v1', resource: 'services' },
 ] as const;
 
 function isOwnedByController(object: KubeObject): boolean {

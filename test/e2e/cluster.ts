@@ -35,6 +35,8 @@ export interface Cluster {
   kubectl(args: string[], options?: { input?: string; kubeconfig?: string }): Promise<CommandResult>;
   /** One API request as admin; JSON in and out. */
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Record<string, unknown> }>;
+  /** The admin client certificate (system:masters). */
+  admin: { ca: string; cert: string; key: string };
   /** A kubeconfig that authenticates with a bearer token (a ServiceAccount's). */
   tokenKubeconfig(name: string, token: string): string;
   stopApiServer(): Promise<void>;
@@ -267,6 +269,7 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
     pki,
     kubectl,
     api,
+    admin: { ca: pki.caCert, cert: admin.cert, key: admin.key },
     tokenKubeconfig(name, token) {
       const file = join(directory, `${name}.kubeconfig`);
       writeFileSync(file, kubeconfigFor(server, pki.caCert, { token }));
