@@ -14,7 +14,7 @@ export {
 } from './engine/rule.js';
 export { didYouMean } from './engine/did-you-mean.js';
 export { ignoreAnnotations, IGNORE_ANNOTATION } from './engine/suppression.js';
-export { describeValue, type DecodeIssue } from './model/decode.js';
+export { describeValue, isInt32, isInt64, type DecodeIssue } from './model/decode.js';
 export { countText, failureConsequence, isDefaulted, product, secondsText } from './model/describe.js';
 export { PROBE_NUMBER_FIELDS, probeDecodeIssues, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
 export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js';

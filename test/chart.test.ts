@@ -80,7 +80,12 @@ describe('Helm chart', () => {
     assert.equal(deployment.spec.replicas, 2);
     // Required spread over nodes when there are enough of them (with one node, both replicas run there).
     assert.deepEqual(pod.topologySpreadConstraints, [
-      { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'probe-lint', 'app.kubernetes.io/instance': 'probe-lint' } } },
+      {
+        maxSkew: 1,
+        topologyKey: 'kubernetes.io/hostname',
+        whenUnsatisfiable: 'DoNotSchedule',
+        labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'probe-lint', 'app.kubernetes.io/instance': 'probe-lint' } },
+      },
     ]);
     // A preStop pause while the endpoint is removed, and a grace period longer than pause plus shutdown.
     assert.deepEqual(container.lifecycle.preStop.exec.command, ['sleep', '5']);
@@ -119,7 +124,9 @@ describe('Helm chart', () => {
       assert.equal(webhook.sideEffects, 'None');
       assert.equal(webhook.failurePolicy, 'Ignore');
       assert.equal(webhook.timeoutSeconds, 3);
-      assert.deepEqual(webhook.namespaceSelector.matchExpressions, [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'probe-lint'] }]);
+      assert.deepEqual(webhook.namespaceSelector.matchExpressions, [
+        { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'probe-lint'] },
+      ]);
       const [trusted] = byKind(render('--set', 'config.webhook.namespaceLabels=trusted').objects, kind)[0].webhooks;
       assert.deepEqual(trusted.namespaceSelector.matchExpressions, [
         { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'probe-lint'] },

@@ -35,7 +35,7 @@ async function inProcess(argv: string[], io: Partial<CommandIo> = {}): Promise<{
 }
 
 describe('pipes and exit codes', () => {
-  it('ends quietly when the reader closes the pipe early, with the run\'s own exit code', async () => {
+  it("ends quietly when the reader closes the pipe early, with the run's own exit code", async () => {
     for (const args of [['examples/'], ['rules']]) {
       const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
       let stderr = '';
@@ -105,7 +105,16 @@ describe('command grammar', () => {
   it('explains the grammar in --help, generated from the option table', async () => {
     const help = (await inProcess(['--help'])).stdout;
     assert.match(help, /A path that is also a command name \(lint, rules, explain, audit, serve, help, version\) is written \.\/NAME/);
-    for (const option of ['--format FORMAT', '--enable RULE', '--min-severity LEVEL', '--fix-type TYPES', '--helm PATH', '--host ADDRESS', '--shutdown-timeout SECONDS', '--debug']) {
+    for (const option of [
+      '--format FORMAT',
+      '--enable RULE',
+      '--min-severity LEVEL',
+      '--fix-type TYPES',
+      '--helm PATH',
+      '--host ADDRESS',
+      '--shutdown-timeout SECONDS',
+      '--debug',
+    ]) {
       assert.ok(help.includes(option), option);
     }
     assert.match(help, /Environment: LOG_LEVEL/);
@@ -134,7 +143,9 @@ describe('typos', () => {
   it('reports a typo in an ignore annotation as a warning on the object', () => {
     const annotated = warning.replace('  name: p\n', '  name: p\n  annotations:\n    probe-lint.dev/ignore: "timeout-not-bellow-period"\n');
     const run = runCli(['-', '--format', 'json'], { input: annotated });
-    const rules = JSON.parse(run.stdout).findings.map((finding: { rule: string }) => finding.rule).sort();
+    const rules = JSON.parse(run.stdout)
+      .findings.map((finding: { rule: string }) => finding.rule)
+      .sort();
     assert.deepEqual(rules, ['ignore-annotation-unknown-rule', 'timeout-not-below-period'], 'the typo suppresses nothing, and says so');
   });
 });
@@ -142,11 +153,17 @@ describe('typos', () => {
 describe('rule selection without a config file', () => {
   it('--disable turns a rule off, --enable back on over the config, --min-severity hides lower findings', () => {
     const run = (args: string[]) => JSON.parse(runCli(['-', '--format', 'json', '--fail-on', 'never', ...args], { input: warning }).stdout);
-    assert.deepEqual(run([]).findings.map((finding: { rule: string }) => finding.rule), ['timeout-not-below-period']);
+    assert.deepEqual(
+      run([]).findings.map((finding: { rule: string }) => finding.rule),
+      ['timeout-not-below-period'],
+    );
     assert.deepEqual(run(['--disable', 'timeout-not-below-period']).findings, []);
     const config = join(work, 'off.yaml');
     writeFileSync(config, 'rules:\n  timeout-not-below-period: "off"\n');
-    assert.deepEqual(run(['--config', config, '--enable', 'timeout-not-below-period']).findings.map((finding: { rule: string }) => finding.rule), ['timeout-not-below-period']);
+    assert.deepEqual(
+      run(['--config', config, '--enable', 'timeout-not-below-period']).findings.map((finding: { rule: string }) => finding.rule),
+      ['timeout-not-below-period'],
+    );
     const infos = runCli(['-', '--min-severity', 'warning'], { input: infoOnly });
     assert.equal(infos.code, 0);
     assert.match(infos.stdout, /✔ no problems in 1 file, 1 resource, 1 container; 1 below --min-severity not shown/);
@@ -154,15 +171,23 @@ describe('rule selection without a config file', () => {
 });
 
 describe('probe-lint rules', () => {
-  it('prints JSON from the rules\' metadata, and a Markdown table', async () => {
-    const rules = JSON.parse((await inProcess(['rules', '--format', 'json'])).stdout) as { id: string; severity: string; fix: string | null; options: object; docs: string }[];
+  it("prints JSON from the rules' metadata, and a Markdown table", async () => {
+    const rules = JSON.parse((await inProcess(['rules', '--format', 'json'])).stdout) as {
+      id: string;
+      severity: string;
+      fix: string | null;
+      options: object;
+      docs: string;
+    }[];
     assert.deepEqual(
       rules.map((rule) => rule.id),
       RULES.map((rule) => rule.meta.id),
     );
     const exec = rules.find((rule) => rule.id === 'exec-probe-dense-cluster')!;
     assert.equal(exec.severity, 'info', 'what it reports by default (density unknown)');
-    assert.deepEqual(exec.options, { minPeriodSeconds: { default: 10, type: 'integer', minimum: 1, description: 'Exec probes more frequent than this are flagged.' } });
+    assert.deepEqual(exec.options, {
+      minPeriodSeconds: { default: 10, type: 'integer', minimum: 1, description: 'Exec probes more frequent than this are flagged.' },
+    });
     assert.match(exec.docs, /rules\/exec-probe-dense-cluster\/README\.md$/);
     const markdown = (await inProcess(['rules', '--format', 'markdown'])).stdout;
     assert.match(markdown, /^\| id \| severity \| fix \| what it flags \|\n\|---\|---\|---\|---\|\n\| \[`grpc-named-port`\]/);
@@ -204,7 +229,8 @@ describe('--fix keeps line ends and byte-order marks', () => {
 
 describe('colours and width', () => {
   it('follows --color/--no-color, NO_COLOR, FORCE_COLOR and TERM=dumb', async () => {
-    const coloured = (io: Partial<CommandIo>, args: string[] = []) => inProcess(['-', ...args], { readStdin: () => warning, ...io }).then((run) => /\x1b\[/.test(run.stdout));
+    const coloured = (io: Partial<CommandIo>, args: string[] = []) =>
+      inProcess(['-', ...args], { readStdin: () => warning, ...io }).then((run) => /\x1b\[/.test(run.stdout));
     assert.equal(await coloured({ isTty: true }), true);
     assert.equal(await coloured({ isTty: true, env: { NO_COLOR: '1' } }), false);
     assert.equal(await coloured({ isTty: true, env: { TERM: 'dumb' } }), false);
@@ -217,7 +243,10 @@ describe('colours and width', () => {
   it('wraps messages under their line on a 100-column terminal; compact keeps one line each', async () => {
     const wrapped = await inProcess(['-', '--no-color'], { readStdin: () => warning, isTty: true, columns: 100 });
     const lines = wrapped.stdout.split('\n');
-    assert.ok(lines.every((line) => line.length <= 100), lines.find((line) => line.length > 100));
+    assert.ok(
+      lines.every((line) => line.length <= 100),
+      lines.find((line) => line.length > 100),
+    );
     assert.match(wrapped.stdout, /^ {2}-:13:9 {2}warning {2}timeout-not-below-period\s*\n {4}Pod\/p, container "c": livenessProbe/m);
     const compact = await inProcess(['-', '--format', 'compact'], { readStdin: () => warning });
     assert.match(compact.stdout, /^-:13:9: warning \[timeout-not-below-period\] Pod\/p, container "c": livenessProbe timeoutSeconds 10 s/);

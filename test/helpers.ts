@@ -94,6 +94,17 @@ export function runCliAsync(args: string[], options: { input?: string; cwd?: str
 
 export const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls `probe` until it gives a value, and returns it; fails naming `what` after `timeoutMs`. */
+export async function eventually<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, intervalMs = 200): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await wait(intervalMs);
+  }
+}
+
 /** Polls until `condition` holds; fails naming `what` after `timeoutMs`. For state reached by background work. */
 export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
   for (let waited = 0; !(await condition()); waited += 25) {

@@ -32,7 +32,13 @@ before(() => {
 function lint(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}) {
   const run = runCli([...args, '--format', 'json', '--fail-on', 'never'], options);
   const output = JSON.parse(run.stdout) as { findings: JsonFinding[]; inputErrors: { file: string; message: string }[]; summary: { resources: number } };
-  return { run, output, places: output.findings.map((finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.rule}${finding.rendered?.values ? ` [${finding.rendered.values}]` : ''}`).sort() };
+  return {
+    run,
+    output,
+    places: output.findings
+      .map((finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.rule}${finding.rendered?.values ? ` [${finding.rendered.values}]` : ''}`)
+      .sort(),
+  };
 }
 
 describe('charts', () => {
@@ -56,14 +62,20 @@ describe('charts', () => {
     assert.equal(port.rendered?.from, 'helm');
     assert.equal(port.rendered?.root, SHOP);
     assert.equal(port.rendered?.values, `${SHOP}/ci/metrics-values.yaml`);
-    const rendered = spawnSync(helmBinary(), ['template', 'release-name', SHOP, '--values', `${SHOP}/ci/metrics-values.yaml`], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n');
-    const line = rendered[port.rendered!.line - 1]!;
-    assert.equal(line.slice(port.rendered!.column - 1), 'port: metrics');
+    const rendered = spawnSync(helmBinary(), ['template', 'release-name', SHOP, '--values', `${SHOP}/ci/metrics-values.yaml`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).stdout.split('\n');
+    const line = rendered[port.rendered.line - 1]!;
+    assert.equal(line.slice(port.rendered.column - 1), 'port: metrics');
   });
 
   it('applies --values and --set to the chart given', () => {
     const { places } = lint([SHOP, ...tools, '--set', 'metrics.enabled=true', '--set', 'db.enabled=false']);
-    assert.deepEqual(places, [`${SHOP}/templates/deployment.yaml:32:11 missing-liveness-probe`, `${SHOP}/templates/deployment.yaml:34:11 probe-port-not-declared`]);
+    assert.deepEqual(places, [
+      `${SHOP}/templates/deployment.yaml:32:11 missing-liveness-probe`,
+      `${SHOP}/templates/deployment.yaml:34:11 probe-port-not-declared`,
+    ]);
   });
 
   it('renders the chart that owns a file passed alone (a pre-commit hook passes single files)', () => {
@@ -84,7 +96,10 @@ describe('charts', () => {
   it('reports a missing dependency and a template outside a chart as input errors that say what to do', () => {
     const run = runCli(['test/fixtures/broken-charts', ...tools]);
     assert.equal(run.code, 2);
-    assert.match(run.stdout, /missing-dep\/Chart\.yaml {2}error {4}input\s+cannot render the chart \(helm template test\/fixtures\/broken-charts\/missing-dep\): .*missing in charts\/ directory: postgresql/);
+    assert.match(
+      run.stdout,
+      /missing-dep\/Chart\.yaml {2}error {4}input\s+cannot render the chart \(helm template test\/fixtures\/broken-charts\/missing-dep\): .*missing in charts\/ directory: postgresql/,
+    );
     assert.match(run.stdout, /stray-template\.yaml {2}error {4}input\s+looks like a Go template \(\{\{ … \}\}\), not YAML: lint the chart it belongs to/);
     assert.match(run.stdout.trimEnd().split('\n').at(-1)!, /^✖ 2 input errors; /);
   });
@@ -99,18 +114,30 @@ describe('kustomize', () => {
       `${REPO}/kustomize/overlays/staging/web-probe.yaml:11:11 liveness-mirrors-readiness`,
     ]);
     // The staging overlay introduced a mirror for "web"; the prod overlay fixed the base's "worker".
-    assert.deepEqual(output.findings.map((finding) => `${finding.container} ${finding.rendered?.root}`).sort(), [`web ${REPO}/kustomize/overlays/staging`, `worker ${REPO}/kustomize/overlays/staging`]);
+    assert.deepEqual(output.findings.map((finding) => `${finding.container} ${finding.rendered?.root}`).sort(), [
+      `web ${REPO}/kustomize/overlays/staging`,
+      `worker ${REPO}/kustomize/overlays/staging`,
+    ]);
   });
 
   it('lints a patch or base file passed alone through the kustomizations that own it, never as a whole object', () => {
     const patch = lint([`${REPO}/kustomize/overlays/staging/web-probe.yaml`, ...tools]);
     assert.deepEqual(patch.output.inputErrors, []);
-    assert.ok(!patch.output.findings.some((finding) => ['probe-port-not-declared', 'probe-handler-count'].includes(finding.rule)), 'no false errors from a partial object');
-    assert.deepEqual(patch.places, [`${REPO}/kustomize/base/deployment.yaml:24:11 liveness-mirrors-readiness`, `${REPO}/kustomize/overlays/staging/web-probe.yaml:11:11 liveness-mirrors-readiness`]);
+    assert.ok(
+      !patch.output.findings.some((finding) => ['probe-port-not-declared', 'probe-handler-count'].includes(finding.rule)),
+      'no false errors from a partial object',
+    );
+    assert.deepEqual(patch.places, [
+      `${REPO}/kustomize/base/deployment.yaml:24:11 liveness-mirrors-readiness`,
+      `${REPO}/kustomize/overlays/staging/web-probe.yaml:11:11 liveness-mirrors-readiness`,
+    ]);
     // Alone, a base file is linted through its own kustomization (the overlays elsewhere are not known).
     const base = lint([`${REPO}/kustomize/base/deployment.yaml`, ...tools]);
     assert.equal(base.output.summary.resources, 2, 'the base: a Deployment and a Service');
-    assert.deepEqual(base.output.findings.map((finding) => `${finding.file}:${finding.line} ${finding.container} ${finding.rendered?.root}`), [`${REPO}/kustomize/base/deployment.yaml:24 worker ${REPO}/kustomize/base`]);
+    assert.deepEqual(
+      base.output.findings.map((finding) => `${finding.file}:${finding.line} ${finding.container} ${finding.rendered?.root}`),
+      [`${REPO}/kustomize/base/deployment.yaml:24 worker ${REPO}/kustomize/base`],
+    );
   });
 });
 
@@ -120,7 +147,10 @@ describe('a repository holding charts, kustomizations and plain manifests', () =
     assert.equal(run.code, 1, run.stdout);
     assert.doesNotMatch(run.stdout, /input/);
     assert.match(run.stdout, /manifests\/queue\.yaml:17:13 {2}warning {2}timeout-not-below-period/);
-    assert.match(run.stdout, /overlays\/staging\/web-probe\.yaml:11:11 {2}warning {2}liveness-mirrors-readiness .*\(kustomize build test\/fixtures\/repo\/kustomize\/overlays\/staging, line \d+:\d+\)/);
+    assert.match(
+      run.stdout,
+      /overlays\/staging\/web-probe\.yaml:11:11 {2}warning {2}liveness-mirrors-readiness .*\(kustomize build test\/fixtures\/repo\/kustomize\/overlays\/staging, line \d+:\d+\)/,
+    );
   });
 
   it('without helm or kubectl says what is missing and how to get it, once per chart or kustomization', () => {
@@ -153,11 +183,13 @@ function livenessLineOf(rendered: string, container: string): number {
 }
 
 describe('rendered streams on stdin', () => {
-  it('points at the template named by helm\'s # Source: line, with the line in the template when it is here', () => {
+  it("points at the template named by helm's # Source: line, with the line in the template when it is here", () => {
     const rendered = spawnSync(helmBinary(), ['template', 'shop'], { cwd: join(ROOT, REPO, 'charts'), encoding: 'utf8' }).stdout;
     const { output } = lint(['-'], { cwd: join(ROOT, REPO, 'charts'), input: rendered });
     assert.deepEqual(
-      output.findings.map((finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.rule} rendered ${finding.rendered?.line}:${finding.rendered?.column}`),
+      output.findings.map(
+        (finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.rule} rendered ${finding.rendered?.line}:${finding.rendered?.column}`,
+      ),
       [`shop/templates/statefulset.yaml:22:11 liveness-mirrors-readiness rendered ${livenessLineOf(rendered, 'postgres')}:11`],
     );
   });
@@ -170,7 +202,9 @@ describe('rendered streams on stdin', () => {
     assert.deepEqual(result.locations[0].physicalLocation.region, { startLine: 22, startColumn: 11 });
     assert.equal(result.locations[0].logicalLocations[0].fullyQualifiedName, 'StatefulSet/release-name-shop-db');
     assert.equal(result.properties.rendered.from, 'helm');
-    const plain = JSON.parse(runCli(['-', '--format', 'sarif'], { input: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n' }).stdout);
+    const plain = JSON.parse(
+      runCli(['-', '--format', 'sarif'], { input: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n' }).stdout,
+    );
     for (const each of plain.runs[0].results) assert.ok(Array.isArray(each.locations) && each.locations.length === 1, 'a location even for stdin');
   });
 });

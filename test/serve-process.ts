@@ -13,7 +13,10 @@ export interface ServeProcess {
 
 /** Starts `probe-lint serve ARGS --port 0` and waits for its "listening" line, which names the port. */
 export async function startServe(args: string[], options: { env?: Record<string, string>; cli?: string; port?: number } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [options.cli ?? CLI, 'serve', '--port', String(options.port ?? 0), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, [options.cli ?? CLI, 'serve', '--port', String(options.port ?? 0), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

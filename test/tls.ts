@@ -60,7 +60,21 @@ export function makeTestPki(): TestPki {
           : `subjectAltName = ${names.map((entry) => (/^[\d.]+$/.test(entry) ? `IP:${entry}` : `DNS:${entry}`)).join(',')}\nextendedKeyUsage = serverAuth\n`,
       );
       openssl(
-        ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csr, '-subj', `${options.organization ? `/O=${options.organization}` : ''}/CN=${name}`],
+        [
+          'req',
+          '-new',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          csr,
+          '-subj',
+          `${options.organization ? `/O=${options.organization}` : ''}/CN=${name}`,
+        ],
         directory,
       );
       openssl(

@@ -174,7 +174,55 @@ describe('probe-lint serve', () => {
     assert.match(serve.output(), /shutting down: serving on while the endpoint is removed, then finishing in-flight reviews/);
   });
 
-  it('writes a review\'s log line within a second, not when a buffer fills', async () => {
+  it('on SIGTERM under load answers every review it received, tells keep-alive clients to reconnect, and exits 0', async () => {
+    const cert = pki.issue('sigterm-load');
+    const serve = await startServe(['--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key, '--shutdown-delay', '1']);
+    const { Agent, request } = await import('node:https');
+    const agent = new Agent({ keepAlive: true, maxSockets: 16, ca: readFileSync(pki.caCert) });
+    const body = JSON.stringify(admissionReview({ operation: 'CREATE', object: pod([container('web')]) }));
+    const tally = { answered: 0, failed: [] as string[], closeHeaders: 0, readyAfterSignal: [] as number[] };
+    let sending = true;
+    const post = () =>
+      new Promise<void>((resolve) => {
+        const req = request(
+          { host: '127.0.0.1', port: serve.port, path: '/validate', method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => {
+              if (res.statusCode === 200) tally.answered++;
+              else tally.failed.push(`status ${res.statusCode}`);
+              if (res.headers.connection === 'close') tally.closeHeaders++;
+              resolve();
+            });
+          },
+        );
+        req.on('error', (error) => {
+          tally.failed.push(error.message);
+          resolve();
+        });
+        req.end(body);
+      });
+    // 16 clients send back to back; SIGTERM arrives mid-load, and the load stops halfway through
+    // the shutdown delay, as it does once the endpoint is removed from the Service.
+    const clients = Array.from({ length: 16 }, async () => {
+      while (sending) await post();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    serve.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    tally.readyAfterSignal.push((await httpsRequest(serve.port, '/readyz', { ca: pki.caCert })).status);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    sending = false;
+    await Promise.all(clients);
+    agent.destroy();
+    assert.equal(await serve.exited, 0);
+    assert.deepEqual(tally.failed, [], 'no review the server received went unanswered');
+    assert.ok(tally.answered > 100, `${tally.answered} reviews answered`);
+    assert.ok(tally.closeHeaders > 0, 'answers after SIGTERM carry Connection: close');
+    assert.deepEqual(tally.readyAfterSignal, [503], '/readyz fails once draining');
+  });
+
+  it("writes a review's log line within a second, not when a buffer fills", async () => {
     const cert = pki.issue('log-flush');
     const serve = await startServe(['--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key]);
     try {

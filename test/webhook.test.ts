@@ -1,79 +1,13 @@
 // The admission webhook over real HTTPS on loopback, with certificates made for the test.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import fastJsonPatch from 'fast-json-patch';
 import { RULES } from '../rules/index.js';
-import { unknownCluster } from '../src/engine/cluster-facts.js';
-import type { ProbeLintConfig } from '../src/engine/config.js';
-import { Engine } from '../src/engine/engine.js';
-import { defineRule, PROBED_CONTAINERS, type AnyRule } from '../src/engine/rule.js';
-import { NamespacePolicy, type NamespaceLabels } from '../src/webhook/namespace-policy.js';
-import { createLogger } from '../src/webhook/logger.js';
-import { BODY_LIMIT_BYTES, createWebhookServer, type WebhookServer } from '../src/webhook/server.js';
+import { defineRule, PROBED_CONTAINERS } from '../src/engine/rule.js';
+import { BODY_LIMIT_BYTES } from '../src/webhook/server.js';
 import { admissionReview, container, cronJob, deployment, pod, rollout } from './admission.js';
 import { openApiErrors } from './openapi.js';
-import { makeTestPki, type TestPki } from './tls.js';
-import { httpsRequest } from './webhook-client.js';
-
-class LogCapture extends Writable {
-  lines: any[] = [];
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) this.lines.push(JSON.parse(line));
-    done();
-  }
-  text(): string {
-    return this.lines.map((line) => JSON.stringify(line)).join('\n');
-  }
-}
-
-class MapLabels implements NamespaceLabels {
-  constructor(private readonly labels: Record<string, Record<string, string>>) {}
-  labelsOf(namespace: string) {
-    return this.labels[namespace];
-  }
-}
-
-interface Harness {
-  server: WebhookServer;
-  port: number;
-  logs: LogCapture;
-  post(path: string, body: unknown, contentType?: string): ReturnType<typeof httpsRequest>;
-  get(path: string): ReturnType<typeof httpsRequest>;
-}
-
-let pki: TestPki;
-let serverCert: { cert: string; key: string };
-
-async function startHarness(
-  config: ProbeLintConfig = {},
-  options: { labels?: Record<string, Record<string, string>>; rules?: readonly AnyRule[] } = {},
-): Promise<Harness> {
-  const logs = new LogCapture();
-  const engine = new Engine(options.rules ?? RULES, { config, cluster: unknownCluster() });
-  const server = await createWebhookServer({
-    rules: options.rules ?? RULES,
-    engine,
-    policy: new NamespacePolicy(config.webhook ?? {}, options.labels ? new MapLabels(options.labels) : undefined),
-    webhook: config.webhook ?? {},
-    tls: { certFile: serverCert.cert, keyFile: serverCert.key },
-    logger: createLogger(logs),
-  });
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (server.app.server.address() as { port: number }).port;
-  return {
-    server,
-    port,
-    logs,
-    post: (path, body, contentType) =>
-      httpsRequest(port, path, {
-        body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
-        ...(contentType ? { contentType } : {}),
-        ca: pki.caCert,
-      }),
-    get: (path) => httpsRequest(port, path, { ca: pki.caCert }),
-  };
-}
+import { startHarness, type Harness } from './webhook-harness.js';
 
 const badProbes = () =>
   container('web', {
@@ -95,11 +29,6 @@ function decodePatch(response: any): any[] {
   assert.equal(response.patchType, 'JSONPatch');
   return JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'));
 }
-
-before(() => {
-  pki = makeTestPki();
-  serverCert = pki.issue('webhook');
-});
 
 describe('validating webhook', () => {
   let warn: Harness;

@@ -1,6 +1,8 @@
 import {
   defineRule,
   describeValue,
+  isInt32,
+  isInt64,
   isTemplateParameter,
   isValidHeaderName,
   isValidPortName,
@@ -107,11 +109,10 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
 
   for (const name of PROBE_NUMBER_FIELDS) {
     const value = raw[name];
-    if (typeof value === 'number' && value < 0) report({ messageId: 'negative', data: { field, name, value }, pointer: at(name) });
+    if (isInt32(value) && value < 0) report({ messageId: 'negative', data: { field, name, value }, pointer: at(name) });
   }
   const grace = raw.terminationGracePeriodSeconds;
-  if (typeof grace === 'number' && grace <= 0)
-    report({ messageId: 'gracePeriod', data: { field, value: grace }, pointer: at('terminationGracePeriodSeconds') });
+  if (isInt64(grace) && grace <= 0) report({ messageId: 'gracePeriod', data: { field, value: grace }, pointer: at('terminationGracePeriodSeconds') });
 
   const exec = probe.raw.exec;
   if (exec !== undefined && exec !== null && (!Array.isArray(exec.command) || exec.command.length === 0)) {
@@ -131,7 +132,7 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
           data: { field, handler, value: 0 },
           pointer: port === undefined ? at(handler) : at(handler, 'port'),
         });
-    } else if (typeof port === 'number') {
+    } else if (isInt32(port)) {
       if (!isValidPortNumber(port)) report({ messageId: 'portNumber', data: { field, handler, value: port }, pointer: at(handler, 'port') });
     } else if (typeof port === 'string' && !isValidPortName(port) && !isTemplateParameter(port, site.resource.parameterized)) {
       const hint = /^\d+$/.test(port) ? ` Write it unquoted (${port}) to use the number.` : '';
@@ -167,7 +168,7 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
   if (
     grpc !== undefined &&
     grpc !== null &&
-    typeof grpc.port !== 'string' &&
+    (grpc.port === undefined || grpc.port === null || isInt32(grpc.port)) &&
     !(knative && (grpc.port === undefined || grpc.port === null)) &&
     !isValidPortNumber(grpc.port ?? 0)
   ) {

@@ -99,8 +99,9 @@ function applyFixes(files: InputFile[], engine: Engine, kinds: LintArguments['fi
   let fixedProblems = 0;
   let fixedFiles = 0;
   for (const file of files) {
-    // Rendered charts and kustomizations are not files the user edits: their findings point at the sources instead.
-    if (file.rendered !== undefined) continue;
+    // Rendered charts and kustomizations are not files the user edits: their findings point at the
+    // sources instead. Rendered text on stdin is fixed and printed like any stream, never swallowed.
+    if (file.rendered !== undefined && file.path !== '-') continue;
     const outcome = fixSourceText(file.path, file.text, engine, kinds);
     if (outcome.problem) inputErrors.push({ file: file.path, message: outcome.problem });
     if (file.path === '-' && !dryRun) io.stdout(outcome.text);
@@ -108,7 +109,7 @@ function applyFixes(files: InputFile[], engine: Engine, kinds: LintArguments['fi
     if (dryRun) io.stdout(unifiedDiff(file.path, file.text, outcome.text));
     else if (file.path !== '-') {
       try {
-        writeFixedFile(file.path, file.text, outcome.text);
+        writeFixedFile(file.path, file.text, outcome.text, file.encoding);
       } catch (error) {
         inputErrors.push({ file: file.path, message: `not fixed: cannot write the file: ${(error as Error).message}` });
         continue;
@@ -130,7 +131,17 @@ function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
   const seen = new Set<string>();
   return findings.filter((finding) => {
     if (finding.rendered === undefined) return true;
-    const key = [finding.file, finding.line, finding.column, finding.rule, finding.messageId, finding.message, finding.container, finding.identity.kind, finding.identity.name].join('\u0000');
+    const key = [
+      finding.file,
+      finding.line,
+      finding.column,
+      finding.rule,
+      finding.messageId,
+      finding.message,
+      finding.container,
+      finding.identity.kind,
+      finding.identity.name,
+    ].join('\u0000');
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

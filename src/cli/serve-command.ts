@@ -58,6 +58,7 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
     const shutdown = (signal: string) => {
       logger.info({ signal, delaySeconds: args.shutdownDelay }, 'shutting down: serving on while the endpoint is removed, then finishing in-flight reviews');
       cluster?.stop();
+      server.drain();
       const deadline = setTimeout(
         () => {
           logger.warn({ timeoutSeconds: args.shutdownTimeout }, 'in-flight reviews did not finish in time; exiting');

@@ -71,7 +71,12 @@ export async function fetchDensity(client: KubeClient, signal: AbortSignal, cloc
   return { ...summarize(capacity, podsPerNode, pods, clock.now()), listCalls };
 }
 
-export function summarize(capacity: Map<string, number>, podsPerNode: Map<string, number>, pods: number, fetchedAt: number): Omit<DensitySnapshot, 'listCalls'> {
+export function summarize(
+  capacity: Map<string, number>,
+  podsPerNode: Map<string, number>,
+  pods: number,
+  fetchedAt: number,
+): Omit<DensitySnapshot, 'listCalls'> {
   const counts = [...podsPerNode.values()].sort((a, b) => a - b);
   const nodes = counts.length;
   const fractions = [...podsPerNode].filter(([node]) => (capacity.get(node) ?? 0) > 0).map(([node, count]) => count / capacity.get(node)!);

@@ -52,7 +52,10 @@ export class ClusterFactsRefresher implements ClusterFactsSource {
       this.metrics?.podsPerNode.set(snapshot.meanPodsPerNode);
       this.metrics?.nodes.set(snapshot.nodes);
       this.metrics?.refreshSeconds.set(seconds);
-      this.logger?.debug({ nodes: snapshot.nodes, pods: snapshot.pods, meanPodsPerNode: snapshot.meanPodsPerNode, listCalls: snapshot.listCalls, seconds }, 'cluster density refreshed');
+      this.logger?.debug(
+        { nodes: snapshot.nodes, pods: snapshot.pods, meanPodsPerNode: snapshot.meanPodsPerNode, listCalls: snapshot.listCalls, seconds },
+        'cluster density refreshed',
+      );
       return true;
     } catch (error) {
       if (!(error instanceof CallNotAllowed)) this.logger?.debug({ reason: (error as Error).message }, 'cluster density refresh failed');

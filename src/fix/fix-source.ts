@@ -1,13 +1,13 @@
-import { isDeepStrictEqual } from 'node:util';
-import fastJsonPatch from 'fast-json-patch';
+import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { parseAllDocuments } from 'yaml';
 import type { Engine } from '../engine/engine.js';
 import type { Finding } from '../engine/finding.js';
-import type { FixKind } from '../engine/rule.js';
+import type { FixKind, PatchOperation } from '../engine/rule.js';
 import { lintDocumentsOf } from '../source/documents.js';
 import { SourceFile } from '../source/source-file.js';
-import { jsonEditsFor } from './json-patch-text.js';
-import { applyEdits, overlaps, type TextEdit } from './text-edits.js';
+import { JsonTextEditor } from './json-patch-text.js';
+import { sameValue } from './same-value.js';
+import { applyEdits, EditPlan, type TextEdit } from './text-edits.js';
 import { editsFor, UnsupportedEdit, YAML_OPTIONS } from './yaml-patch.js';
 
 /** Fixes can enable or block one another (a startupProbe copied from a probe whose timeout is fixed next); ESLint stops at 10 passes too. */
@@ -45,7 +45,7 @@ export function fixSourceText(file: string, original: string, engine: Engine, ki
     if ('problem' in step) return { text: original, changed: false, fixed: [], problem: step.problem };
     if (step.fixed.length === 0) break;
     text = step.text;
-    fixed.push(...step.fixed);
+    for (const rule of step.fixed) fixed.push(rule);
   }
   const result = bom + text;
   return { text: result, changed: result !== original, fixed };
@@ -60,35 +60,45 @@ function fixDocuments(source: SourceFile, findings: Finding[], newline: string):
     return { problem: 'not fixed: the YAML documents could not be matched for editing' };
   }
   const expected = source.documents.map((document) => structuredClone(document.value));
-  const planned: TextEdit[] = [];
+  const applied = new Map<number, PatchOperation[][]>();
+  const jsonEditor = json ? new JsonTextEditor(source.text) : undefined;
+  const planned = new EditPlan();
   const fixed: string[] = [];
   for (const finding of findings) {
     const index = finding.resource.origin.documentIndex ?? 0;
     let edits: TextEdit[];
     try {
-      edits = json ? jsonEditsFor(source.text, finding.fix!) : editsFor(source.text, yamlDocuments[index]!, finding.fix!);
+      edits = jsonEditor ? jsonEditor.editsFor(finding.fix!) : editsFor(source.text, yamlDocuments[index]!, finding.fix!);
     } catch (error) {
       if (error instanceof UnsupportedEdit) continue;
       throw error;
     }
     // A fix that touches text another fix already changes waits for the next pass.
-    if (edits.some((edit) => planned.some((other) => overlaps(edit, other)))) continue;
+    if (edits.some((edit) => planned.conflicts(edit))) continue;
     try {
-      expected[index] = fastJsonPatch.applyPatch(expected[index], structuredClone(finding.fix!), true, false).newDocument;
+      expected[index] = patchInPlace(expected[index], finding.fix!);
     } catch {
-      continue; // the fix does not apply to this document as it is now (a pointer through __proto__, a missing parent)
+      // The fix does not apply to this document as it is now (a pointer through __proto__, a missing
+      // parent); it may have applied in part, so the document is rebuilt from the fixes kept.
+      expected[index] = (applied.get(index) ?? []).reduce(patchInPlace, structuredClone(source.documents[index]!.value));
+      continue;
     }
-    planned.push(...edits.map((edit) => (newline === '\n' ? edit : { ...edit, text: edit.text.replace(/\r?\n/g, newline) })));
+    const kept = applied.get(index) ?? applied.set(index, []).get(index)!;
+    kept.push(finding.fix!);
+    for (const edit of edits) planned.add(newline === '\n' ? edit : { ...edit, text: edit.text.replace(/\r?\n/g, newline) });
     fixed.push(finding.rule);
   }
-  const text = applyEdits(source.text, planned);
+  const text = applyEdits(source.text, planned.edits);
   const check = new SourceFile(source.file, text);
   const matches =
-    !check.error &&
-    check.documents.length === expected.length &&
-    check.documents.every((document, index) => isDeepStrictEqual(document.value, expected[index]));
+    !check.error && check.documents.length === expected.length && check.documents.every((document, index) => sameValue(document.value, expected[index]));
   if (!matches) return { problem: "not fixed: the edit could not be made without changing the file's layout (please report this)" };
   return { text, fixed };
+}
+
+/** Patched in place: the value is already a copy, and fast-json-patch's own copy would expand every YAML alias. */
+function patchInPlace(value: unknown, operations: readonly PatchOperation[]): unknown {
+  return fastJsonPatch.applyPatch(value, structuredClone(operations) as Operation[], true, true).newDocument;
 }
 
 /** A whole JSON text (one value): edited as JSON, whatever the file is called. */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync,
-  chownSync,
   closeSync,
   constants,
+  fchmodSync,
+  fchownSync,
   fsyncSync,
   lstatSync,
   openSync,
@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { encodeText, type TextEncoding } from '../source/inputs.js';
 
 /**
  * Replaces a manifest's content with its fixed text, safely:
@@ -26,23 +27,24 @@ import { createTwoFilesPatch } from 'diff';
  *   leaves it half-written;
  * - a read-only file, or one that changed since it was read (an editor saved meanwhile), is refused.
  */
-export function writeFixedFile(path: string, expectedBefore: string, text: string): void {
+export function writeFixedFile(path: string, expectedBefore: string, text: string, encoding?: TextEncoding): void {
   const target = lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
   const stat = statSync(target);
   if (!stat.isFile()) throw new Error('not a regular file');
   if ((stat.mode & 0o222) === 0) throw new Error('the file is read-only');
-  if (readFileSync(target, 'utf8') !== expectedBefore) throw new Error('the file changed while probe-lint was running; run it again');
+  if (!readFileSync(target).equals(encodeText(expectedBefore, encoding))) throw new Error('the file changed while probe-lint was running; run it again');
   const temporary = join(dirname(target), `.${basename(target)}.probe-lint-${randomBytes(8).toString('hex')}.tmp`);
   const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     try {
-      writeSync(descriptor, text);
+      writeSync(descriptor, encodeText(text, encoding));
+      // Through the descriptor, not the name: nothing swapped in at that name meanwhile is touched.
+      fchmodSync(descriptor, stat.mode & 0o7777);
+      if (typeof process.getuid === 'function' && process.getuid() === 0) fchownSync(descriptor, stat.uid, stat.gid);
       fsyncSync(descriptor);
     } finally {
       closeSync(descriptor);
     }
-    chmodSync(temporary, stat.mode & 0o7777);
-    if (typeof process.getuid === 'function' && process.getuid() === 0) chownSync(temporary, stat.uid, stat.gid);
     renameSync(temporary, target);
   } catch (error) {
     try {

@@ -109,13 +109,22 @@ function fitsScalar(value: unknown, type: Scalar): boolean {
     case 'bool':
       return typeof value === 'boolean';
     case 'int32':
-      return isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
+      return isInt32(value);
     case 'int64':
-      return isInteger(value) && Math.abs(value) <= 2 ** 63;
+      return isInt64(value);
     case 'intOrString':
       // intstr.IntOrString: a JSON string, or a number that decodes into int32.
-      return typeof value === 'string' || (isInteger(value) && value >= INT32_MIN && value <= INT32_MAX);
+      return typeof value === 'string' || isInt32(value);
   }
+}
+
+/** A number the API server decodes into an int32 field: checks of its value apply only to these (others are undecodable). */
+export function isInt32(value: unknown): value is number {
+  return isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
+}
+
+export function isInt64(value: unknown): value is number {
+  return isInteger(value) && Math.abs(value) <= 2 ** 63;
 }
 
 /** A JSON number without a fraction. (kubectl sends a YAML 10.0 as 10, so it is whole too.) */

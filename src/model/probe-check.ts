@@ -17,13 +17,16 @@ export function checkIdentity(probe: EffectiveProbe, container: Container): stri
   switch (probe.handlerKind) {
     case 'exec': {
       const env = staticEnv(container);
-      return JSON.stringify(['exec', (raw.exec?.command ?? []).map((part) => expandVariables(String(part), env))]);
+      return JSON.stringify([
+        'exec',
+        (raw.exec?.command ?? []).map((part) => expandVariables(typeof part === 'string' ? part : (JSON.stringify(part) ?? ''), env)),
+      ]);
     }
     case 'httpGet': {
       const action = raw.httpGet!;
       const headers = (action.httpHeaders ?? [])
         .filter((header) => header !== null && typeof header === 'object')
-        .map((header) => [String(header.name).toLowerCase(), String(header.value ?? '')] as const)
+        .map((header) => [text(header.name).toLowerCase(), text(header.value)] as const)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const scheme = (action.scheme || 'HTTP').toLowerCase();
       return JSON.stringify(['httpGet', scheme, action.host ?? '', resolvePort(container, action.port), requestPath(action.path), headers]);
@@ -82,4 +85,9 @@ export function expandVariables(input: string, env: ReadonlyMap<string, string>)
     checkpoint = cursor + 1;
   }
   return output + input.slice(checkpoint);
+}
+
+/** A field the decoder has checked is a string; anything else compares by its JSON. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }

@@ -9,7 +9,8 @@ export function formatCompact(input: ReportInput): string {
     const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
     lines.push(`${where}: error [input] ${error.message}`);
   }
-  for (const finding of input.findings) lines.push(`${whereText(finding)}: ${finding.severity} [${finding.rule}] ${standaloneMessage(finding)}${renderedNote(finding)}`);
+  for (const finding of input.findings)
+    lines.push(`${whereText(finding)}: ${finding.severity} [${finding.rule}] ${standaloneMessage(finding)}${renderedNote(finding)}`);
   lines.push(summaryLine(input, (_code, text) => text));
   return lines.join('\n') + '\n';
 }

@@ -60,7 +60,13 @@ export function locate<T extends Finding>(finding: T): T & LocatedFinding {
   located.column = position?.column;
   if (origin.rendered !== undefined) {
     const inRendering = finding.position ?? origin.rendered.locateRendered(finding.pointer);
-    located.rendered = { from: origin.rendered.from, root: origin.rendered.root, values: origin.rendered.values, line: inRendering.line, column: inRendering.column };
+    located.rendered = {
+      from: origin.rendered.from,
+      root: origin.rendered.root,
+      values: origin.rendered.values,
+      line: inRendering.line,
+      column: inRendering.column,
+    };
   }
   return located;
 }

@@ -12,9 +12,13 @@ export interface InputFile {
   /** The path as the user will recognise it, or "-" for stdin. */
   path: string;
   text: string;
+  /** How the file's bytes encode `text` (UTF-8 unless it starts with a UTF-16 byte-order mark); --fix writes it back the same way. */
+  encoding?: TextEncoding;
   /** Set for the output of `helm template` or `kustomize build`: where each document came from. */
   rendered?: RenderedOrigin;
 }
+
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
 export interface InputProblem {
   path: string;
@@ -41,14 +45,14 @@ export function readPlainInputs(paths: readonly string[], readStdin: () => strin
   const problems: InputProblem[] = [];
   const read = (path: string) => {
     const outcome = readManifestFile(path);
-    if ('text' in outcome) files.push({ path, text: outcome.text });
+    if ('text' in outcome) files.push({ path, ...outcome });
     else problems.push({ path, message: outcome.problem });
   };
   for (const path of paths) {
     if (path === '-') {
       const input = readStdin();
       const decoded = typeof input === 'string' ? { text: input } : decodeText(input);
-      if ('text' in decoded) files.push({ path: '-', text: decoded.text });
+      if ('text' in decoded) files.push({ path: '-', ...decoded });
       else problems.push({ path: '-', message: decoded.problem });
       continue;
     }
@@ -90,7 +94,7 @@ export function manifestFilesUnder(directory: string, problems: InputProblem[]):
 }
 
 /** Reads one manifest: a regular file, at most MAX_INPUT_BYTES, as UTF-8 (or UTF-16 with a byte-order mark). */
-export function readManifestFile(path: string): { text: string } | { problem: string } {
+export function readManifestFile(path: string): DecodedText | { problem: string } {
   let descriptor: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below as not a regular file.
@@ -120,16 +124,28 @@ export function readManifestFile(path: string): { text: string } | { problem: st
   }
 }
 
+interface DecodedText {
+  text: string;
+  encoding?: TextEncoding;
+}
+
+/** The bytes of `text` in `encoding`: what reading them back decodes to `text` again. */
+export function encodeText(text: string, encoding: TextEncoding = 'utf-8'): Buffer {
+  if (encoding === 'utf-8') return Buffer.from(text, 'utf8');
+  const bytes = Buffer.from(text, 'utf16le');
+  return encoding === 'utf-16le' ? bytes : bytes.swap16();
+}
+
 /**
  * Text as the YAML parser will see it: UTF-8 (kubectl's parser accepts nothing else but UTF-16
  * with a byte-order mark). Bytes that are not UTF-8 are an error naming where they are, never
  * silently replaced (a --fix would otherwise rewrite them).
  */
-function decodeText(buffer: Buffer): { text: string } | { problem: string } {
-  if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(buffer.subarray(2)) };
-  if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(buffer.subarray(2)) };
+function decodeText(buffer: Buffer): DecodedText | { problem: string } {
+  // ignoreBOM keeps a byte-order mark in the text, so that --fix writes it back.
+  if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: new TextDecoder('utf-16le', { ignoreBOM: true }).decode(buffer), encoding: 'utf-16le' };
+  if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: new TextDecoder('utf-16be', { ignoreBOM: true }).decode(buffer), encoding: 'utf-16be' };
   try {
-    // ignoreBOM keeps a byte-order mark in the text, so that --fix writes it back.
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buffer) };
   } catch {
     const text = buffer.toString('utf8');

@@ -8,14 +8,14 @@ export class LineIndex {
 
   positionOf(offset: number): Position {
     const starts = (this.starts ??= lineStarts(this.text));
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low + 1, column: offset - starts[low]! + 1 };
+    const line = lineAt(starts, offset);
+    return { line: line + 1, column: offset - starts[line]! + 1 };
+  }
+
+  /** The offset where the line holding `offset` begins. */
+  lineStartOf(offset: number): number {
+    const starts = (this.starts ??= lineStarts(this.text));
+    return starts[lineAt(starts, offset)]!;
   }
 
   /** Skips blanks, line breaks and comments: js-yaml reports some nodes before their separation space. */
@@ -26,19 +26,28 @@ export class LineIndex {
       const ch = text.charCodeAt(i);
       if (ch === 0x20 || ch === 0x09 || ch === 0x0a || ch === 0x0d) i++;
       else if (ch === 0x23 /* # */) {
-        while (i < text.length && text.charCodeAt(i) !== 0x0a) i++;
+        while (i < text.length && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d) i++;
       } else break;
     }
     return i;
   }
 }
 
+function lineAt(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** Line breaks as YAML and editors count them: CRLF, LF, and a lone CR (old Mac files). */
 function lineStarts(text: string): number[] {
   const starts = [0];
-  let index = text.indexOf('\n');
-  while (index !== -1) {
-    starts.push(index + 1);
-    index = text.indexOf('\n', index + 1);
-  }
+  const breaks = /\r\n?|\n/g;
+  for (let match = breaks.exec(text); match !== null; match = breaks.exec(text)) starts.push(match.index + match[0].length);
   return starts;
 }

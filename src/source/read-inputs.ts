@@ -29,10 +29,12 @@ const KUSTOMIZE_HELP = 'install kubectl (it includes kustomize) or kustomize, or
 const TEMPLATE_ACTION = /\{\{-?\s*(?:\.[A-Za-z]|\$|(?:include|template|if|else|range|with|end|define|toYaml|tpl|required|default)\b)/;
 
 /** A mapping used as a key: YAML allows it, Kubernetes never has one; js-yaml names it "[object Object]". */
-function hasMappingKey(value: unknown, depth: number): boolean {
-  if (value === null || typeof value !== 'object' || depth > 30) return false;
-  if (Array.isArray(value)) return value.some((item) => hasMappingKey(item, depth + 1));
-  return Object.entries(value).some(([key, child]) => key === '[object Object]' || hasMappingKey(child, depth + 1));
+function hasMappingKey(value: unknown, visited = new Set<object>()): boolean {
+  // Each node once: YAML aliases share nodes, and walking them as trees is exponential.
+  if (value === null || typeof value !== 'object' || visited.has(value)) return false;
+  visited.add(value);
+  if (Array.isArray(value)) return value.some((item) => hasMappingKey(item, visited));
+  return Object.entries(value).some(([key, child]) => key === '[object Object]' || hasMappingKey(child, visited));
 }
 
 export async function readInputs(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
@@ -87,6 +89,6 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
  */
 export function templateProblem(file: InputFile, source: SourceFile): string | undefined {
   if (file.rendered !== undefined || !TEMPLATE_ACTION.test(file.text)) return undefined;
-  if (source.error === undefined && !source.documents.some((document) => hasMappingKey(document.value, 0))) return undefined;
+  if (source.error === undefined && !source.documents.some((document) => hasMappingKey(document.value))) return undefined;
   return 'looks like a Go template ({{ … }}), not YAML: lint the chart it belongs to (the directory with Chart.yaml), or render it first (helm template CHART | probe-lint -)';
 }

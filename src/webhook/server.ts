@@ -33,7 +33,11 @@ export const CONNECTION_LIMITS = {
   /** An idle keep-alive connection is closed after this (the API server reconnects when it needs to). */
   keepAliveTimeoutMs: 30_000,
   maxConnections: 10_000,
+  /** How often Node checks the header and request timeouts (its default, 30 s, would let a trickle live 40 s). */
+  checkIntervalMs: 1_000,
 };
+
+export type ConnectionLimits = typeof CONNECTION_LIMITS;
 
 export interface WebhookServerOptions {
   engine: Engine;
@@ -45,15 +49,19 @@ export interface WebhookServerOptions {
   tlsReloadIntervalMs?: number;
   logger?: Logger;
   metrics?: WebhookMetrics;
+  /** Tighter limits (tests); the defaults suit the API server. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface WebhookServer {
   app: FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>;
   metrics: WebhookMetrics;
   /**
-   * Stop accepting connections, answer every request already received (with `Connection: close`,
-   * so keep-alive clients reconnect elsewhere), then close.
+   * Start shutting down while still serving: /readyz fails and every response carries
+   * `Connection: close`, so keep-alive clients (the API server) reconnect to another replica.
    */
+  drain(): void;
+  /** Drain, stop accepting connections, answer every request already received, then close. */
   close(): Promise<void>;
   /** Checks the certificate files now (also done on an interval). */
   reloadTls(): boolean;
@@ -65,6 +73,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   const logger = options.logger ?? createLogger();
   let ready = false;
   let closing = false;
+  const connection = { ...CONNECTION_LIMITS, ...options.connectionLimits };
 
   const app = Fastify({
     loggerInstance: logger,
@@ -79,18 +88,20 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     // Requests already on an open connection are answered during shutdown, not refused with 503.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    connectionTimeout: CONNECTION_LIMITS.keepAliveTimeoutMs,
-    keepAliveTimeout: CONNECTION_LIMITS.keepAliveTimeoutMs,
-    requestTimeout: CONNECTION_LIMITS.requestTimeoutMs,
+    connectionTimeout: connection.keepAliveTimeoutMs,
+    keepAliveTimeout: connection.keepAliveTimeoutMs,
+    requestTimeout: connection.requestTimeoutMs,
     https: {
       ...secureContextOptions(material),
       minVersion: 'TLSv1.2',
-      handshakeTimeout: CONNECTION_LIMITS.handshakeTimeoutMs,
+      handshakeTimeout: connection.handshakeTimeoutMs,
+      // An http.Server option that https.createServer passes on.
+      connectionsCheckingInterval: connection.checkIntervalMs,
       ...(options.tls.clientCaFile ? { requestCert: true, rejectUnauthorized: true } : {}),
     },
   });
-  app.server.headersTimeout = CONNECTION_LIMITS.headersTimeoutMs;
-  app.server.maxConnections = CONNECTION_LIMITS.maxConnections;
+  app.server.headersTimeout = connection.headersTimeoutMs;
+  app.server.maxConnections = connection.maxConnections;
   // Only JSON is an AdmissionReview; without this, fastify would hand a text/plain body to the route.
   app.removeContentTypeParser(['text/plain']);
   app.addHook('onSend', async (_request, reply) => {
@@ -120,6 +131,9 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     app,
     metrics,
     reloadTls: () => reloader.reload(),
+    drain() {
+      closing = true;
+    },
     async close() {
       closing = true;
       reloader.stop();

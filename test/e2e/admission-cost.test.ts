@@ -15,7 +15,13 @@ let webhook: Webhook;
 before(async () => {
   cluster = await startCluster();
   chart = renderChart();
-  await installChart(cluster, { ...chart, yaml: chart.objects.filter((object) => !object.kind.endsWith('WebhookConfiguration')).map((object) => JSON.stringify(object)).join('\n') });
+  await installChart(cluster, {
+    ...chart,
+    yaml: chart.objects
+      .filter((object) => !object.kind.endsWith('WebhookConfiguration'))
+      .map((object) => JSON.stringify(object))
+      .join('\n'),
+  });
   webhook = await startWebhook(cluster, chart);
 });
 after(async () => {
@@ -70,11 +76,14 @@ describe('admission cost', () => {
     await cluster.kubectl(['label', 'namespace', 'with-webhook', 'probe-lint.dev/inject-startup-probe=true']);
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the label reaches the webhook's cache
     const withWebhook = await createPods('with-webhook-pods');
-    const row = (name: string, values: number[]) => `${name.padEnd(22)} p50 ${percentile(values, 0.5).toFixed(2).padStart(7)} ms   p99 ${percentile(values, 0.99).toFixed(2).padStart(7)} ms`;
+    const row = (name: string, values: number[]) =>
+      `${name.padEnd(22)} p50 ${percentile(values, 0.5).toFixed(2).padStart(7)} ms   p99 ${percentile(values, 0.99).toFixed(2).padStart(7)} ms`;
     console.log(`admission cost, ${PODS} Pods created one after another:`);
     console.log(`  ${row('without the webhook', without)}`);
     console.log(`  ${row('with the webhook', withWebhook)}`);
-    console.log(`  added: p50 ${(percentile(withWebhook, 0.5) - percentile(without, 0.5)).toFixed(2)} ms, p99 ${(percentile(withWebhook, 0.99) - percentile(without, 0.99)).toFixed(2)} ms`);
+    console.log(
+      `  added: p50 ${(percentile(withWebhook, 0.5) - percentile(without, 0.5)).toFixed(2)} ms, p99 ${(percentile(withWebhook, 0.99) - percentile(without, 0.99)).toFixed(2)} ms`,
+    );
     assert.equal(without.length, PODS);
     assert.equal(withWebhook.length, PODS);
   });

@@ -23,17 +23,24 @@ before(async () => {
   cluster = await startCluster();
   const chart = renderChart(['rbac.audit=true']);
   // The webhook is not running here: its configurations stay out.
-  await installChart(cluster, { ...chart, yaml: chart.objects.filter((object) => !object.kind.endsWith('WebhookConfiguration')).map((object) => JSON.stringify(object)).join('\n') });
+  await installChart(cluster, {
+    ...chart,
+    yaml: chart.objects
+      .filter((object) => !object.kind.endsWith('WebhookConfiguration'))
+      .map((object) => JSON.stringify(object))
+      .join('\n'),
+  });
   for (const namespace of ['shop', 'ops']) await cluster.kubectl(['create', 'namespace', namespace]);
   const applied = await cluster.kubectl(['apply', '-f', WORKLOADS]);
   assert.equal(applied.code, 0, applied.stderr);
 });
 after(async () => cluster?.stop());
 
-const key = (finding: Finding) => `${finding.resource.kind}/${finding.resource.namespace}/${finding.resource.name} ${finding.container} ${finding.rule}/${finding.messageId} ${finding.severity} ${finding.pointer}`;
+const key = (finding: Finding) =>
+  `${finding.resource.kind}/${finding.resource.namespace}/${finding.resource.name} ${finding.container} ${finding.rule}/${finding.messageId} ${finding.severity} ${finding.pointer}`;
 
 describe('probe-lint audit', () => {
-  it('reports what the CLI reports for the same manifests, running with only the chart\'s RBAC', async () => {
+  it("reports what the CLI reports for the same manifests, running with only the chart's RBAC", async () => {
     const offline = JSON.parse(runCli([WORKLOADS, '--format', 'json', '--fail-on', 'never']).stdout) as { findings: Finding[] };
     const kubeconfig = await serviceAccountKubeconfig(cluster);
     // This cluster has no nodes: its density is unknown, as it is offline.
@@ -46,8 +53,13 @@ describe('probe-lint audit', () => {
     assert.equal(live.findings.filter((finding) => finding.resource.kind === 'Pod' && finding.resource.name !== 'debug').length, 0);
   });
 
-  it('is refused without the chart\'s audit RBAC, and says so', async () => {
-    await cluster.kubectl(['apply', '-f', '-'], { input: renderChart().objects.filter((object) => object.kind === 'ClusterRole').map((object) => JSON.stringify(object)).join('\n') });
+  it("is refused without the chart's audit RBAC, and says so", async () => {
+    await cluster.kubectl(['apply', '-f', '-'], {
+      input: renderChart()
+        .objects.filter((object) => object.kind === 'ClusterRole')
+        .map((object) => JSON.stringify(object))
+        .join('\n'),
+    });
     const kubeconfig = await serviceAccountKubeconfig(cluster);
     const audit = runCli(['audit', '-A', '--kubeconfig', kubeconfig]);
     assert.equal(audit.code, 2);

@@ -9,7 +9,13 @@ export interface BulkClient {
 }
 
 export function bulkClient(server: string, credentials: { ca: string; cert: string; key: string }, maxSockets = 48): BulkClient {
-  const agent = new Agent({ keepAlive: true, maxSockets, ca: readFileSync(credentials.ca), cert: readFileSync(credentials.cert), key: readFileSync(credentials.key) });
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets,
+    ca: readFileSync(credentials.ca),
+    cert: readFileSync(credentials.cert),
+    key: readFileSync(credentials.key),
+  });
   const send = (method: string, path: string, body: unknown) =>
     new Promise<number>((resolve, reject) => {
       const req = request(new URL(path, server), { method, agent, headers: { 'content-type': 'application/json', accept: 'application/json' } }, (res) => {

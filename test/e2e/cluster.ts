@@ -75,8 +75,8 @@ process.on('exit', () => {
 function startProcess(binary: string, args: string[], log: string): ChildProcess {
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
-  child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.on('exit', () => {
     children.delete(child);
     writeFileSync(log, Buffer.concat(chunks));
@@ -122,7 +122,9 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
   const pki = makeTestPki();
   const [etcdClient, etcdPeer, securePort, controllerPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const server = `https://127.0.0.1:${securePort}`;
-  const serving = pki.issue('kube-apiserver', { serverNames: ['localhost', '127.0.0.1', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', '10.96.0.1'] });
+  const serving = pki.issue('kube-apiserver', {
+    serverNames: ['localhost', '127.0.0.1', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', '10.96.0.1'],
+  });
   const admin = pki.issue('admin', { client: true, organization: 'system:masters' });
   const controller = pki.issue('system:kube-controller-manager', { client: true });
   const serviceAccountKey = join(directory, 'sa.key');
@@ -138,40 +140,61 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
   const etcd = startProcess(
     join(binaries, 'etcd'),
     [
-      '--data-dir', join(directory, 'etcd'),
-      '--listen-client-urls', `http://127.0.0.1:${etcdClient}`,
-      '--advertise-client-urls', `http://127.0.0.1:${etcdClient}`,
-      '--listen-peer-urls', `http://127.0.0.1:${etcdPeer}`,
-      '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeer}`,
-      '--initial-cluster', `default=http://127.0.0.1:${etcdPeer}`,
-      '--quota-backend-bytes', String(4 * 1024 ** 3),
+      '--data-dir',
+      join(directory, 'etcd'),
+      '--listen-client-urls',
+      `http://127.0.0.1:${etcdClient}`,
+      '--advertise-client-urls',
+      `http://127.0.0.1:${etcdClient}`,
+      '--listen-peer-urls',
+      `http://127.0.0.1:${etcdPeer}`,
+      '--initial-advertise-peer-urls',
+      `http://127.0.0.1:${etcdPeer}`,
+      '--initial-cluster',
+      `default=http://127.0.0.1:${etcdPeer}`,
+      '--quota-backend-bytes',
+      String(4 * 1024 ** 3),
       '--unsafe-no-fsync',
     ],
     join(directory, 'logs/etcd.log'),
   );
   const apiServerArgs = [
-    '--etcd-servers', `http://127.0.0.1:${etcdClient}`,
-    '--bind-address', '127.0.0.1',
-    '--advertise-address', '127.0.0.1',
+    '--etcd-servers',
+    `http://127.0.0.1:${etcdClient}`,
+    '--bind-address',
+    '127.0.0.1',
+    '--advertise-address',
+    '127.0.0.1',
     // Loopback cannot be an endpoint of the kubernetes Service; nothing here needs that endpoint.
-    '--endpoint-reconciler-type', 'none',
-    '--secure-port', String(securePort),
-    '--tls-cert-file', serving.cert,
-    '--tls-private-key-file', serving.key,
-    '--client-ca-file', pki.caCert,
-    '--service-account-issuer', 'https://kubernetes.default.svc',
-    '--service-account-key-file', serviceAccountPub,
-    '--service-account-signing-key-file', serviceAccountKey,
-    '--service-cluster-ip-range', SERVICE_CIDR,
-    '--authorization-mode', 'RBAC',
+    '--endpoint-reconciler-type',
+    'none',
+    '--secure-port',
+    String(securePort),
+    '--tls-cert-file',
+    serving.cert,
+    '--tls-private-key-file',
+    serving.key,
+    '--client-ca-file',
+    pki.caCert,
+    '--service-account-issuer',
+    'https://kubernetes.default.svc',
+    '--service-account-key-file',
+    serviceAccountPub,
+    '--service-account-signing-key-file',
+    serviceAccountKey,
+    '--service-cluster-ip-range',
+    SERVICE_CIDR,
+    '--authorization-mode',
+    'RBAC',
     '--enable-priority-and-fairness=false',
-    '--max-requests-inflight', '2000',
-    '--max-mutating-requests-inflight', '1000',
+    '--max-requests-inflight',
+    '2000',
+    '--max-mutating-requests-inflight',
+    '1000',
     '--profiling=false',
     ...(options.apiServerArgs ?? []),
   ];
   let apiServer: ChildProcess | undefined;
-  let controllerManager: ChildProcess | undefined;
   let restarts = 0;
 
   const api: Cluster['api'] = (method, path, body, headers = {}) =>
@@ -224,23 +247,34 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
     await waitReady('start');
   };
   await startApiServer();
-  controllerManager = startProcess(
+  const controllerManager = startProcess(
     join(binaries, 'kube-controller-manager'),
     [
-      '--kubeconfig', controllerKubeconfig,
-      '--authentication-kubeconfig', controllerKubeconfig,
-      '--authorization-kubeconfig', controllerKubeconfig,
-      '--bind-address', '127.0.0.1',
-      '--secure-port', String(controllerPort),
-      '--service-account-private-key-file', serviceAccountKey,
-      '--root-ca-file', pki.caCert,
+      '--kubeconfig',
+      controllerKubeconfig,
+      '--authentication-kubeconfig',
+      controllerKubeconfig,
+      '--authorization-kubeconfig',
+      controllerKubeconfig,
+      '--bind-address',
+      '127.0.0.1',
+      '--secure-port',
+      String(controllerPort),
+      '--service-account-private-key-file',
+      serviceAccountKey,
+      '--root-ca-file',
+      pki.caCert,
       '--use-service-account-credentials',
       '--leader-elect=false',
       // Nodes here have no kubelet: the node lifecycle controllers would mark them NotReady and evict their pods.
-      '--controllers', '*,-node-lifecycle-controller,-taint-eviction-controller,-node-ipam-controller',
-      '--kube-api-qps', '500',
-      '--kube-api-burst', '1000',
-      '--concurrent-replicaset-syncs', '20',
+      '--controllers',
+      '*,-node-lifecycle-controller,-taint-eviction-controller,-node-ipam-controller',
+      '--kube-api-qps',
+      '500',
+      '--kube-api-burst',
+      '1000',
+      '--concurrent-replicaset-syncs',
+      '20',
     ],
     join(directory, 'logs/kube-controller-manager.log'),
   );

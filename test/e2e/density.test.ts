@@ -7,10 +7,21 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { admissionReview } from '../admission.js';
+import { eventually } from '../helpers.js';
 import { httpsRequest } from '../webhook-client.js';
 import { bulkClient, inParallel } from './bulk.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { applyWebhookConfigurations, installChart, metric, NAMESPACE, RELEASE, renderChart, startWebhook, type RenderedChart, type Webhook } from './install.js';
+import {
+  applyWebhookConfigurations,
+  installChart,
+  metric,
+  NAMESPACE,
+  RELEASE,
+  renderChart,
+  startWebhook,
+  type RenderedChart,
+  type Webhook,
+} from './install.js';
 
 const NODES = Number(process.env.PROBE_LINT_E2E_NODES ?? 5000);
 const PODS = Number(process.env.PROBE_LINT_E2E_PODS ?? 150_000);
@@ -21,16 +32,7 @@ let chart: RenderedChart;
 let webhook: Webhook;
 const figures: Record<string, string | number> = {};
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await wait(250);
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 120_000) => eventually(what, probe, timeoutMs, 250);
 
 const execProbe = { livenessProbe: { exec: { command: ['/bin/check'] }, periodSeconds: 2 }, readinessProbe: { tcpSocket: { port: 8080 } } };
 const deployment = (name: string, fields: Record<string, unknown>) =>
@@ -38,7 +40,10 @@ const deployment = (name: string, fields: Record<string, unknown>) =>
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name },
-    spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.example.com/app:1', ...fields }] } } },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.example.com/app:1', ...fields }] } },
+    },
   });
 
 /** A review sent to the webhook directly (as the API server would), for when there is no API server. */
@@ -63,20 +68,33 @@ before(async () => {
     'config.cluster.guard.openSeconds=5',
   ]);
   // Everything but the webhook configurations first: the bulk of Pods is not the webhook's to review.
-  await installChart(cluster, { ...chart, yaml: chart.objects.filter((object) => !object.kind.endsWith('WebhookConfiguration')).map((object) => JSON.stringify(object)).join('\n') });
+  await installChart(cluster, {
+    ...chart,
+    yaml: chart.objects
+      .filter((object) => !object.kind.endsWith('WebhookConfiguration'))
+      .map((object) => JSON.stringify(object))
+      .join('\n'),
+  });
 
   const client = bulkClient(cluster.server, cluster.admin);
   let started = Date.now();
   const failedNodes = await inParallel(NODES, 48, (index) =>
-    client.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${index}` }, status: { capacity: { pods: '110' }, allocatable: { pods: '110' } } }),
+    client.post('/api/v1/nodes', {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: `node-${index}` },
+      status: { capacity: { pods: '110' }, allocatable: { pods: '110' } },
+    }),
   );
   assert.equal(failedNodes, 0);
   figures.nodesCreatedSeconds = (Date.now() - started) / 1000;
   const namespaces = 10;
   for (let index = 0; index < namespaces; index++) await cluster.kubectl(['create', 'namespace', `density-${index}`]);
-  await until('the namespaces\' default ServiceAccounts', async () => {
+  await until("the namespaces' default ServiceAccounts", async () => {
     const list = await cluster.api('GET', '/api/v1/serviceaccounts?fieldSelector=metadata.name=default');
-    return list.json.items.filter((item: { metadata: { namespace: string } }) => item.metadata.namespace.startsWith('density-')).length === namespaces ? true : undefined;
+    return list.json.items.filter((item: { metadata: { namespace: string } }) => item.metadata.namespace.startsWith('density-')).length === namespaces
+      ? true
+      : undefined;
   });
   started = Date.now();
   const failedPods = await inParallel(PODS, 48, (index) =>
@@ -109,7 +127,7 @@ describe('cluster density at scale', () => {
     assert.equal(await metric(webhook, 'probe_lint_cluster_pods_per_node'), PODS_PER_NODE);
     figures.refreshSeconds = await metric(webhook, 'probe_lint_cluster_refresh_duration_seconds');
     // Log lines are written within a second.
-    const refreshed = await until('the refresh\'s log line', async () => {
+    const refreshed = await until("the refresh's log line", () => {
       const lines = webhook
         .output()
         .split('\n')
@@ -117,7 +135,7 @@ describe('cluster density at scale', () => {
         .map((line) => JSON.parse(line) as { listCalls: number; pods: number });
       return lines.length > 0 ? lines : undefined;
     });
-    assert.equal(refreshed[0]!.pods, PODS, 'the pods bound to nodes (the chart\'s own pods are unscheduled)');
+    assert.equal(refreshed[0]!.pods, PODS, "the pods bound to nodes (the chart's own pods are unscheduled)");
     figures.listCallsPerRefresh = refreshed[0]!.listCalls;
     const allPods = await cluster.api('GET', '/api/v1/pods?limit=1');
     const total = 1 + Number(allPods.json.metadata.remainingItemCount ?? 0);
@@ -130,14 +148,21 @@ describe('cluster density at scale', () => {
   it('makes the exec-probe rule a warning on this dense cluster (an info while density is unknown)', async () => {
     const applied = await cluster.kubectl(['-n', 'apps', 'apply', '-f', '-'], { input: deployment('execs', execProbe) });
     assert.equal(applied.code, 0, applied.stderr);
-    assert.match(applied.stderr, new RegExp(`Warning: container "app": livenessProbe forks a process every 2 s \\(~${PODS_PER_NODE / 2}/s per node at ${PODS_PER_NODE} pods/node\\)`));
+    assert.match(
+      applied.stderr,
+      new RegExp(`Warning: container "app": livenessProbe forks a process every 2 s \\(~${PODS_PER_NODE / 2}/s per node at ${PODS_PER_NODE} pods/node\\)`),
+    );
   });
 
   it('sees a namespace label change through its watch within seconds', async () => {
     const started = Date.now();
     await cluster.kubectl(['label', 'namespace', 'apps', 'probe-lint.dev/mode=enforce']);
     const typo = deployment('typo', { livenessProbe: { httpGet: { path: '/', port: 'htpp' } }, readinessProbe: { tcpSocket: { port: 8080 } } });
-    await until('a denial in the newly enforced namespace', async () => ((await cluster.kubectl(['-n', 'apps', 'create', '--dry-run=server', '-f', '-'], { input: typo })).code !== 0 ? true : undefined), 15_000);
+    await until(
+      'a denial in the newly enforced namespace',
+      async () => ((await cluster.kubectl(['-n', 'apps', 'create', '--dry-run=server', '-f', '-'], { input: typo })).code !== 0 ? true : undefined),
+      15_000,
+    );
     figures.labelSeenSeconds = (Date.now() - started) / 1000;
     assert.ok(figures.labelSeenSeconds < 10, `${figures.labelSeenSeconds} s`);
   });
@@ -149,12 +174,18 @@ describe('cluster density at scale', () => {
       // Reviews go on, with the density known before.
       const answer = await review(JSON.parse(deployment('cached', execProbe)));
       assert.equal(answer.allowed, true);
-      assert.ok(answer.warnings?.some((line) => line.includes(`at ${PODS_PER_NODE} pods/node`)), JSON.stringify(answer.warnings));
+      assert.ok(
+        answer.warnings?.some((line) => line.includes(`at ${PODS_PER_NODE} pods/node`)),
+        JSON.stringify(answer.warnings),
+      );
       await until('the circuit to open', async () => ((await metric(webhook, 'probe_lint_circuit_breaker_state')) === 2 ? true : undefined), 60_000);
       figures.breakerOpenAfterSeconds = (Date.now() - stoppedAt) / 1000;
       const age = await metric(webhook, 'probe_lint_cluster_facts_age_seconds');
       assert.ok(age > 3, `the facts in use grow old (${age} s)`);
-      const opened = webhook.output().split('\n').filter((line) => line.includes('cluster circuit breaker changed state') && line.includes('"to":"open"'));
+      const opened = webhook
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('cluster circuit breaker changed state') && line.includes('"to":"open"'));
       assert.ok(opened.length >= 1, 'one log line per state change');
       assert.equal((await review(JSON.parse(deployment('still', execProbe)))).allowed, true, 'admission never waits on the API server');
     } finally {
@@ -164,7 +195,10 @@ describe('cluster density at scale', () => {
     await until('the circuit to close', async () => ((await metric(webhook, 'probe_lint_circuit_breaker_state')) === 0 ? true : undefined), 60_000);
     await until('fresh facts', async () => ((await metric(webhook, 'probe_lint_cluster_facts_age_seconds')) < 5 ? true : undefined), 60_000);
     figures.recoveredAfterSeconds = (Date.now() - restartedAt) / 1000;
-    const closed = webhook.output().split('\n').filter((line) => line.includes('cluster circuit breaker changed state') && line.includes('"to":"closed"'));
+    const closed = webhook
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('cluster circuit breaker changed state') && line.includes('"to":"closed"'));
     assert.ok(closed.length >= 1);
   });
 });

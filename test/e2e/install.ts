@@ -70,7 +70,11 @@ export interface Webhook extends ServeProcess {
 }
 
 /** `probe-lint serve` as the chart configures it, on 0.0.0.0:443. */
-export async function startWebhook(cluster: Cluster, chart: RenderedChart, options: { extraArgs?: string[]; config?: string; env?: Record<string, string> } = {}): Promise<Webhook> {
+export async function startWebhook(
+  cluster: Cluster,
+  chart: RenderedChart,
+  options: { extraArgs?: string[]; config?: string; env?: Record<string, string> } = {},
+): Promise<Webhook> {
   const directory = join(cluster.directory, 'webhook');
   mkdirSync(directory, { recursive: true });
   const secret = chart.find('Secret', `${RELEASE}-tls`);
@@ -83,10 +87,13 @@ export async function startWebhook(cluster: Cluster, chart: RenderedChart, optio
   const configFile = join(directory, 'probe-lint.yaml');
   writeFileSync(configFile, options.config ?? chart.find('ConfigMap', RELEASE).data['probe-lint.yaml']);
   const kubeconfig = await serviceAccountKubeconfig(cluster);
-  const serve = await startServe(['--host', '0.0.0.0', '--tls-cert', certFile, '--tls-key', keyFile, '--config', configFile, '--kubeconfig', kubeconfig, ...(options.extraArgs ?? [])], {
-    env: { LOG_LEVEL: 'info', ...options.env },
-    port: 443,
-  });
+  const serve = await startServe(
+    ['--host', '0.0.0.0', '--tls-cert', certFile, '--tls-key', keyFile, '--config', configFile, '--kubeconfig', kubeconfig, ...(options.extraArgs ?? [])],
+    {
+      env: { LOG_LEVEL: 'info', ...options.env },
+      port: 443,
+    },
+  );
   return { ...serve, caCert };
 }
 

@@ -88,7 +88,10 @@ describe('values read the same way', () => {
     const result = await dryRun(manifest);
     assert.equal(result.accepted, true, result.stderr);
     assert.equal(result.stored.spec.containers[0].livenessProbe.httpGet.scheme, 'HTTP');
-    assert.deepEqual(lint(manifest).filter((finding) => finding.rule === 'probe-field-invalid'), []);
+    assert.deepEqual(
+      lint(manifest).filter((finding) => finding.rule === 'probe-field-invalid'),
+      [],
+    );
   });
 
   it('a gRPC probe without a port is port 0, which the API server refuses', async () => {

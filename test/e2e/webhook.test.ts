@@ -2,6 +2,7 @@
 // renders, with the chart's CA, TLS certificate and ServiceAccount. kubectl is the test tools' own.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { eventually, wait } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { applyWebhookConfigurations, installChart, metric, NAMESPACE, renderChart, startWebhook, type RenderedChart, type Webhook } from './install.js';
 
@@ -9,17 +10,7 @@ let cluster: Cluster;
 let chart: RenderedChart;
 let webhook: Webhook;
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await wait(200);
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>) => eventually(what, probe, 30_000);
 
 async function namespace(name: string, labels: Record<string, string> = {}): Promise<void> {
   const created = await cluster.kubectl(['create', 'namespace', name]);
@@ -61,19 +52,33 @@ after(async () => {
 
 describe('the chart', () => {
   it('renders only objects the API server accepts, with every optional feature that needs no missing CRD', async () => {
-    const everything = renderChart(['networkPolicy.apiServerCIDRs[0]=10.0.0.0/8', 'rbac.audit=true', 'webhook.failurePolicy=Fail', 'config.webhook.mutateTemplates=true', 'replicaCount=3', 'webhook.excludeNamespaces[0]=legacy']);
+    const everything = renderChart([
+      'networkPolicy.apiServerCIDRs[0]=10.0.0.0/8',
+      'rbac.audit=true',
+      'webhook.failurePolicy=Fail',
+      'config.webhook.mutateTemplates=true',
+      'replicaCount=3',
+      'webhook.excludeNamespaces[0]=legacy',
+    ]);
     for (const rendering of [chart, everything]) {
-      const dryRun = await cluster.kubectl(['create', '--dry-run=server', '-f', '-'], { input: rendering.objects.filter((object) => object.kind !== 'Namespace').map((object) => JSON.stringify(object)).join('\n') });
+      const dryRun = await cluster.kubectl(['create', '--dry-run=server', '-f', '-'], {
+        input: rendering.objects
+          .filter((object) => object.kind !== 'Namespace')
+          .map((object) => JSON.stringify(object))
+          .join('\n'),
+      });
       // Objects already installed exist; everything else must be accepted by the API server's own validation.
       const refusals = dryRun.stderr.split('\n').filter((line) => line.trim() !== '' && !/AlreadyExists|already exists/.test(line));
       assert.deepEqual(refusals, [], dryRun.stderr);
     }
   });
 
-  it('registers webhooks the API server calls at the chart\'s Service, verifying the chart\'s own certificate', async () => {
+  it("registers webhooks the API server calls at the chart's Service, verifying the chart's own certificate", async () => {
     const before = await metric(webhook, 'probe_lint_admission_requests_total', { endpoint: 'validate' });
     await namespace('registration');
-    const created = await cluster.kubectl(['-n', 'registration', 'create', '-f', '-'], { input: deployment('web', { livenessProbe: { httpGet: { path: '/livez', port: 8080 } }, readinessProbe: { httpGet: { path: '/readyz', port: 8080 } } }) });
+    const created = await cluster.kubectl(['-n', 'registration', 'create', '-f', '-'], {
+      input: deployment('web', { livenessProbe: { httpGet: { path: '/livez', port: 8080 } }, readinessProbe: { httpGet: { path: '/readyz', port: 8080 } } }),
+    });
     assert.equal(created.code, 0, created.stderr);
     assert.ok((await metric(webhook, 'probe_lint_admission_requests_total', { endpoint: 'validate' })) > before);
 
@@ -95,7 +100,10 @@ describe('warn mode', () => {
     await namespace('warned');
     const applied = await cluster.kubectl(['-n', 'warned', 'apply', '-f', '-'], { input: deployment('mirror', mirrored) });
     assert.equal(applied.code, 0, applied.stderr);
-    assert.match(applied.stderr, /^Warning: container "web": liveness runs readiness's httpGet check and acts no later \(30 vs 30 s\); raise its failureThreshold to 4 \[liveness-mirrors-readiness\]$/m);
+    assert.match(
+      applied.stderr,
+      /^Warning: container "web": liveness runs readiness's httpGet check and acts no later \(30 vs 30 s\); raise its failureThreshold to 4 \[liveness-mirrors-readiness\]$/m,
+    );
     const stored = JSON.parse((await cluster.kubectl(['-n', 'warned', 'get', 'deployment', 'mirror', '-o', 'json'])).stdout);
     const probes = stored.spec.template.spec.containers[0];
     assert.deepEqual(probes.livenessProbe.httpGet, { path: '/healthz', port: 8080, scheme: 'HTTP' });
@@ -105,7 +113,7 @@ describe('warn mode', () => {
 });
 
 describe('enforce mode', () => {
-  it('refuses an error the API server\'s own validation lets through, with the webhook\'s message', async () => {
+  it("refuses an error the API server's own validation lets through, with the webhook's message", async () => {
     await namespace('enforced', { 'probe-lint.dev/mode': 'enforce' });
     // The namespace label reaches the webhook through its watch.
     await until('the enforce label to be seen', async () => {
@@ -114,7 +122,10 @@ describe('enforce mode', () => {
     });
     const refused = await cluster.kubectl(['-n', 'enforced', 'apply', '-f', '-'], { input: deployment('typo', undeclaredPort) });
     assert.notEqual(refused.code, 0);
-    assert.match(refused.stderr, /admission webhook "validate\.probe-lint\.dev" denied the request: probe-lint found 1 problem that the cluster would reject or that can never work:\n- container "web": livenessProbe\.httpGet\.port "htpp" is not declared in the container's ports/);
+    assert.match(
+      refused.stderr,
+      /admission webhook "validate\.probe-lint\.dev" denied the request: probe-lint found 1 problem that the cluster would reject or that can never work:\n- container "web": livenessProbe\.httpGet\.port "htpp" is not declared in the container's ports/,
+    );
   });
 
   it('allows an UPDATE that leaves a pre-existing error untouched (scaling a legacy Deployment)', async () => {
@@ -133,16 +144,36 @@ describe('enforce mode', () => {
 });
 
 describe('mutation', () => {
-  it('injects a startup probe into a Pod and into the Pods a Deployment\'s ReplicaSet creates; re-applying causes no drift', async () => {
+  it("injects a startup probe into a Pod and into the Pods a Deployment's ReplicaSet creates; re-applying causes no drift", async () => {
     await namespace('injected', { 'probe-lint.dev/inject-startup-probe': 'true' });
-    const slowStart = { livenessProbe: { httpGet: { path: '/livez', port: 8080 }, initialDelaySeconds: 60 }, readinessProbe: { httpGet: { path: '/readyz', port: 8080 } } };
+    const slowStart = {
+      livenessProbe: { httpGet: { path: '/livez', port: 8080 }, initialDelaySeconds: 60 },
+      readinessProbe: { httpGet: { path: '/readyz', port: 8080 } },
+    };
     await until('the injection label to be seen', async () => {
-      const dryRun = await cluster.kubectl(['-n', 'injected', 'run', 'probe', '--image', 'registry.example.com/web:1', '--dry-run=server', '-o', 'json', '--overrides', JSON.stringify({ spec: { containers: [{ name: 'probe', image: 'registry.example.com/web:1', ...slowStart }] } })]);
+      const dryRun = await cluster.kubectl([
+        '-n',
+        'injected',
+        'run',
+        'probe',
+        '--image',
+        'registry.example.com/web:1',
+        '--dry-run=server',
+        '-o',
+        'json',
+        '--overrides',
+        JSON.stringify({ spec: { containers: [{ name: 'probe', image: 'registry.example.com/web:1', ...slowStart }] } }),
+      ]);
       return dryRun.code === 0 && JSON.parse(dryRun.stdout).spec.containers[0].startupProbe !== undefined ? true : undefined;
     });
     const patchesBefore = await metric(webhook, 'probe_lint_patches_applied_total');
 
-    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'direct' }, spec: { containers: [{ name: 'web', image: 'registry.example.com/web:1', ...slowStart }] } });
+    const pod = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'direct' },
+      spec: { containers: [{ name: 'web', image: 'registry.example.com/web:1', ...slowStart }] },
+    });
     const created = await cluster.kubectl(['-n', 'injected', 'create', '-f', '-'], { input: pod });
     assert.equal(created.code, 0, created.stderr);
     const stored = JSON.parse((await cluster.kubectl(['-n', 'injected', 'get', 'pod', 'direct', '-o', 'json'])).stdout);
@@ -171,10 +202,16 @@ describe('mutation', () => {
     const generation = JSON.parse((await cluster.kubectl(['-n', 'injected', 'get', 'deployment', 'rolled', '-o', 'json'])).stdout).metadata.generation;
     const reapplied = await cluster.kubectl(['-n', 'injected', 'apply', '-f', '-'], { input: deployment('rolled', slowStart, 2) });
     assert.match(reapplied.stdout, /unchanged/);
-    assert.equal(JSON.parse((await cluster.kubectl(['-n', 'injected', 'get', 'deployment', 'rolled', '-o', 'json'])).stdout).metadata.generation, generation, 'no drift');
+    assert.equal(
+      JSON.parse((await cluster.kubectl(['-n', 'injected', 'get', 'deployment', 'rolled', '-o', 'json'])).stdout).metadata.generation,
+      generation,
+      'no drift',
+    );
     assert.equal((await metric(webhook, 'probe_lint_patches_applied_total')) - patchesBefore, 3, 'no further patch');
 
-    const dryRun = await cluster.kubectl(['-n', 'injected', 'create', '--dry-run=server', '-o', 'json', '-f', '-'], { input: pod.replace('"direct"', '"dry"') });
+    const dryRun = await cluster.kubectl(['-n', 'injected', 'create', '--dry-run=server', '-o', 'json', '-f', '-'], {
+      input: pod.replace('"direct"', '"dry"'),
+    });
     assert.equal(dryRun.code, 0, dryRun.stderr);
     assert.ok(JSON.parse(dryRun.stdout).spec.containers[0].startupProbe, 'a dry run shows the patch');
     assert.equal((await metric(webhook, 'probe_lint_patches_applied_total')) - patchesBefore, 3, 'dry runs are not counted as applied');
@@ -182,7 +219,7 @@ describe('mutation', () => {
 });
 
 describe('exclusions', () => {
-  it('sends no review for kube-system, the release\'s namespace, or (only when labels are trusted) a namespace labelled off', async () => {
+  it("sends no review for kube-system, the release's namespace, or (only when labels are trusted) a namespace labelled off", async () => {
     // Each review is one log line naming its namespace and object: controllers elsewhere keep the
     // review counter moving, the log says exactly which objects were reviewed.
     const reviewed = (namespaceName: string, name: string) =>
@@ -195,12 +232,13 @@ describe('exclusions', () => {
       assert.equal(created.code, 0, created.stderr);
     }
     await wait(1500); // log lines are written within a second
-    for (const excluded of ['kube-system', NAMESPACE]) assert.equal(reviewed(excluded, `excluded-${excluded}`), false, `${excluded}: no review reached the webhook`);
+    for (const excluded of ['kube-system', NAMESPACE])
+      assert.equal(reviewed(excluded, `excluded-${excluded}`), false, `${excluded}: no review reached the webhook`);
 
     // By default a tenant's "off" label does not take a namespace out of the webhook's sight.
     await namespace('quiet', { 'probe-lint.dev/mode': 'off' });
     await cluster.kubectl(['-n', 'quiet', 'create', '-f', '-'], { input: deployment('seen', mirrored) });
-    await until('the review of quiet/seen', async () => (reviewed('quiet', 'seen') ? true : undefined));
+    await until('the review of quiet/seen', () => (reviewed('quiet', 'seen') ? true : undefined));
 
     // With labels trusted, the chart excludes "off" namespaces from both webhook configurations.
     await applyWebhookConfigurations(cluster, renderChart(['config.webhook.namespaceLabels=trusted']), chart);
@@ -242,7 +280,10 @@ describe('faults', () => {
     await webhook.exited;
     const down = await createIn('down-fail');
     assert.notEqual(down.code, 0);
-    assert.match(down.stderr, /failed calling webhook "(?:mutate|validate)\.probe-lint\.dev": failed to call webhook: Post "https:\/\/probe-lint\.probe-lint\.svc:443\/(?:mutate|validate)\?timeout=5s": .*connection refused/);
+    assert.match(
+      down.stderr,
+      /failed calling webhook "(?:mutate|validate)\.probe-lint\.dev": failed to call webhook: Post "https:\/\/probe-lint\.probe-lint\.svc:443\/(?:mutate|validate)\?timeout=5s": .*connection refused/,
+    );
     await applyWebhookConfigurations(cluster, chart, chart);
     assert.equal((await createIn('down-ignore')).code, 0, 'failurePolicy Ignore: admitted while the webhook is down');
 

@@ -112,7 +112,8 @@ export function discover(paths: readonly string[]): Discovery {
     if (basesOfOthers.has(directory) || graph.of(directory).component) continue;
     const reached = graph.reachableFiles(directory);
     // A root found only above files given alone is built when it owns one of them.
-    const wanted = walked.some((file) => dirname(resolve(file)) === directory || reached.has(resolve(file))) || single.some((file) => reached.has(resolve(file)));
+    const wanted =
+      walked.some((file) => dirname(resolve(file)) === directory || reached.has(resolve(file))) || single.some((file) => reached.has(resolve(file)));
     if (!wanted) continue;
     for (const file of reached) owned.add(file);
     units.push({ kind: 'kustomization', directory: display, file: kustomizationFileIn(directory)!, patches: graph.patches(directory) });

@@ -25,13 +25,27 @@ export async function renderKustomization(unit: KustomizationUnit, options: Kust
   // (kustomize refuses absolute ones); it changes nothing but the origin annotations.
   const wrapper = mkdtempSync(join(tmpdir(), 'probe-lint-kustomize-'));
   try {
-    writeFileSync(join(wrapper, 'kustomization.yaml'), `resources:\n  - ${JSON.stringify(relative(wrapper, resolve(unit.directory)))}\nbuildMetadata: [originAnnotations]\n`);
+    writeFileSync(
+      join(wrapper, 'kustomization.yaml'),
+      `resources:\n  - ${JSON.stringify(relative(wrapper, resolve(unit.directory)))}\nbuildMetadata: [originAnnotations]\n`,
+    );
     const kubectl = basename(options.binary).startsWith('kubectl');
     const run = await runTool(options.binary, kubectl ? ['kustomize', wrapper] : ['build', wrapper], process.cwd());
     if (run.code !== 0) {
-      return { files: [], problems: [{ path: unit.file, message: `cannot build the kustomization (${kubectl ? 'kubectl kustomize' : 'kustomize build'} ${unit.directory}): ${toolMessage(run).replaceAll(wrapper, unit.directory)}` }] };
+      return {
+        files: [],
+        problems: [
+          {
+            path: unit.file,
+            message: `cannot build the kustomization (${kubectl ? 'kubectl kustomize' : 'kustomize build'} ${unit.directory}): ${toolMessage(run).replaceAll(wrapper, unit.directory)}`,
+          },
+        ],
+      };
     }
-    return { files: [{ path: `${unit.directory} (kustomize build)`, text: run.stdout, rendered: kustomizeOrigin(unit, wrapper, options.files) }], problems: [] };
+    return {
+      files: [{ path: `${unit.directory} (kustomize build)`, text: run.stdout, rendered: kustomizeOrigin(unit, wrapper, options.files) }],
+      problems: [],
+    };
   } finally {
     rmSync(wrapper, { recursive: true, force: true });
   }

@@ -114,14 +114,19 @@ function pointerExists(root: unknown, pointer: string): boolean {
 function matchingDocument(files: FileCache, path: string, rendered: unknown): { value: unknown; locate: (pointer: string) => Position } | undefined {
   const source = files.source(path);
   if (source === undefined || !isKubeObject(rendered)) return undefined;
-  const renderedName = String(rendered.metadata?.name ?? '');
+  const renderedName = nameOf(rendered);
   for (const document of source.documents) {
     const value = document.value;
     if (!isKubeObject(value) || value.kind !== rendered.kind) continue;
-    const name = String(value.metadata?.name ?? '');
+    const name = nameOf(value);
     if (name === renderedName || (name !== '' && (renderedName.endsWith(name) || renderedName.startsWith(name) || renderedName.includes(name)))) {
       return { value, locate: (pointer) => source.locate(document.index, pointer) };
     }
   }
   return undefined;
+}
+
+function nameOf(object: { metadata?: { name?: unknown } }): string {
+  const name = object.metadata?.name;
+  return typeof name === 'string' ? name : '';
 }

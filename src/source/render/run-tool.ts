@@ -14,11 +14,16 @@ export interface ToolRun {
 /** Runs a renderer (helm, kubectl, kustomize) and collects what it prints; never throws. */
 export function runTool(binary: string, args: readonly string[], cwd: string): Promise<ToolRun> {
   return new Promise((resolve) => {
-    execFile(binary, args, { cwd, maxBuffer: MAX_INPUT_BYTES, timeout: 300_000, encoding: 'utf8', env: { ...process.env, HELM_DEBUG: 'false' } }, (error, stdout, stderr) => {
-      const code = (error as NodeJS.ErrnoException & { code?: unknown } | null)?.code;
-      if (typeof code === 'string') resolve({ code: null, stdout: '', stderr: '', startError: code === 'ENOENT' ? 'not found' : code });
-      else resolve({ code: error ? (typeof code === 'number' ? code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      binary,
+      args,
+      { cwd, maxBuffer: MAX_INPUT_BYTES, timeout: 300_000, encoding: 'utf8', env: { ...process.env, HELM_DEBUG: 'false' } },
+      (error, stdout, stderr) => {
+        const code = (error as (NodeJS.ErrnoException & { code?: unknown }) | null)?.code;
+        if (typeof code === 'string') resolve({ code: null, stdout: '', stderr: '', startError: code === 'ENOENT' ? 'not found' : code });
+        else resolve({ code: error ? (typeof code === 'number' ? code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -37,6 +42,9 @@ export function findOnPath(names: readonly string[], env: Readonly<Record<string
 /** The tool's own error message, the last meaningful lines of what it printed. */
 export function toolMessage(run: ToolRun): string {
   if (run.startError !== undefined) return run.startError;
-  const lines = run.stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('WARNING:') && !line.startsWith('walk.go'));
+  const lines = run.stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('WARNING:') && !line.startsWith('walk.go'));
   return lines.slice(-3).join(' ') || `exited with code ${run.code}`;
 }
