@@ -1,7 +1,8 @@
 // Configuration, severities and suppression, through the real engine.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, parseConfig } from '../src/engine/config.js';
+import { ConfigError } from '../src/engine/config.js';
+import { parseConfig } from '../src/engine/config-file.js';
 import { lintText, podYaml } from './helpers.js';
 
 const mirrored = podYaml('livenessProbe:\n  httpGet:\n    port: 80\nreadinessProbe:\n  httpGet:\n    port: 80');

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
-import { parseConfig } from '../src/engine/config.js';
+import { parseConfig } from '../src/engine/config-file.js';
 import { lintText, ROOT } from './helpers.js';
 
 interface Expectation {

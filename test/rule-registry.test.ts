@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { generatedFiles } from '../scripts/generate.js';
-import { configSchema } from '../src/engine/config.js';
+import { configSchema } from '../src/engine/config-file.js';
 import { ROOT } from './helpers.js';
 
 describe('rule registry', () => {

@@ -12,7 +12,7 @@ import { lintAndReport } from './lint-command.js';
 
 /** `probe-lint audit`: lints the workloads living in a cluster; findings name `kind/namespace/name`. */
 export async function runAudit(args: AuditArguments, io: CommandIo): Promise<number> {
-  const loaded = loadConfigOrReport(args.config, io, 'probe-lint audit');
+  const loaded = await loadConfigOrReport(args.config, io, 'probe-lint audit');
   if (loaded === undefined) return 2;
   const config = withRuleSelection(loaded, args.enable, args.disable);
   let client: KubeClient;

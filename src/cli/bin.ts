@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // The `probe-lint` executable: connects main() to this process.
 import { readFileSync } from 'node:fs';
-import { main } from './main.js';
+import module from 'node:module';
+
+// Node 22+ keeps V8's compiled code on disk between runs (a pre-commit hook starts often); Node 20 has no such cache.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const { main } = await import('./main.js');
 
 let stdoutClosed = false;
 // A reader that stops early (`probe-lint … | head -1`) closes the pipe: the run ends quietly, as

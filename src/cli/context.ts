@@ -2,7 +2,7 @@
 // command line, and cluster facts. Built once per run by main(), passed to the command.
 import { RULES } from '../../rules/index.js';
 import type { ClusterFacts } from '../engine/cluster-facts.js';
-import { clusterFactsFrom, ConfigError, findConfigFile, loadConfigFile, type ProbeLintConfig, type RuleSetting } from '../engine/config.js';
+import { clusterFactsFrom, ConfigError, findConfigFile, type ProbeLintConfig, type RuleSetting } from '../engine/config.js';
 import { didYouMean } from '../engine/did-you-mean.js';
 import { UsageError } from './options.js';
 
@@ -18,15 +18,16 @@ export interface CommandIo {
 }
 
 /** The config named on the command line, or the nearest .probe-lint.yaml/.yml, or none. */
-export function resolveConfig(explicit: string | undefined, cwd: string): ProbeLintConfig {
+export async function resolveConfig(explicit: string | undefined, cwd: string): Promise<ProbeLintConfig> {
   const file = explicit ?? findConfigFile(cwd);
-  return file === undefined ? {} : loadConfigFile(file);
+  // The YAML and schema libraries load only when there is a file to read.
+  return file === undefined ? {} : (await import('../engine/config-file.js')).loadConfigFile(file);
 }
 
 /** Loads the config, or prints why it cannot be used; undefined means exit 2. */
-export function loadConfigOrReport(file: string | undefined, io: CommandIo, prefix = 'probe-lint'): ProbeLintConfig | undefined {
+export async function loadConfigOrReport(file: string | undefined, io: CommandIo, prefix = 'probe-lint'): Promise<ProbeLintConfig | undefined> {
   try {
-    return resolveConfig(file, io.cwd);
+    return await resolveConfig(file, io.cwd);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`${prefix}: bad configuration\n${error.message}\n`);

@@ -2,14 +2,11 @@ import { RULES } from '../../rules/index.js';
 import { Engine, type LintResult } from '../engine/engine.js';
 import { severityRank } from '../engine/finding.js';
 import type { Severity } from '../engine/rule.js';
-import { fixSourceText } from '../fix/fix-source.js';
-import { unifiedDiff, writeFixedFile } from '../fix/write-fixes.js';
 import type { LintDocument } from '../model/document.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import { formatReport } from '../report/formats.js';
 import { compareLocated, locate, summarize, type InputError, type LocatedFinding, type ReportInput } from '../report/located.js';
 import { lintDocumentsOf } from '../source/documents.js';
-import type { InputFile } from '../source/inputs.js';
 import { readInputs, templateProblem } from '../source/read-inputs.js';
 import { SourceFile } from '../source/source-file.js';
 import type { FailOn, LintArguments, ReportArguments } from './arguments.js';
@@ -18,7 +15,7 @@ import { VERSION } from './version.js';
 
 /** `probe-lint PATH...`: returns the exit code. */
 export async function runLint(args: LintArguments, io: CommandIo): Promise<number> {
-  const loaded = loadConfigOrReport(args.config, io);
+  const loaded = await loadConfigOrReport(args.config, io);
   if (loaded === undefined) return 2;
   const config = withRuleSelection(loaded, args.enable, args.disable);
   const engine = new Engine(RULES, { config, cluster: await cliClusterFacts(args, config, io), strict: args.strict });
@@ -34,7 +31,8 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   let report = io.stdout;
   if (args.fix || args.fixDryRun) {
     report = io.stderr;
-    applyFixes(files, engine, args.fixTypes, args.fixDryRun, io, inputErrors);
+    // The fixing code (the yaml package, JSON Patch, diff) loads only when fixing.
+    (await import('./apply-fixes.js')).applyFixes(files, engine, args.fixTypes, args.fixDryRun, io, inputErrors);
   }
   const documents: LintDocument[] = [];
   for (const file of files) {
@@ -92,35 +90,6 @@ export function lintAndReport(
   context.report(formatReport(args.format, input));
   if (inputErrors.length > 0) return 2;
   return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;
-}
-
-/** Fixes each file's text in place in `files`, and writes, diffs or prints it. */
-function applyFixes(files: InputFile[], engine: Engine, kinds: LintArguments['fixTypes'], dryRun: boolean, io: CommandIo, inputErrors: InputError[]): void {
-  let fixedProblems = 0;
-  let fixedFiles = 0;
-  for (const file of files) {
-    // Rendered charts and kustomizations are not files the user edits: their findings point at the
-    // sources instead. Rendered text on stdin is fixed and printed like any stream, never swallowed.
-    if (file.rendered !== undefined && file.path !== '-') continue;
-    const outcome = fixSourceText(file.path, file.text, engine, kinds);
-    if (outcome.problem) inputErrors.push({ file: file.path, message: outcome.problem });
-    if (file.path === '-' && !dryRun) io.stdout(outcome.text);
-    if (!outcome.changed) continue;
-    if (dryRun) io.stdout(unifiedDiff(file.path, file.text, outcome.text));
-    else if (file.path !== '-') {
-      try {
-        writeFixedFile(file.path, file.text, outcome.text, file.encoding);
-      } catch (error) {
-        inputErrors.push({ file: file.path, message: `not fixed: cannot write the file: ${(error as Error).message}` });
-        continue;
-      }
-    }
-    fixedProblems += outcome.fixed.length;
-    fixedFiles++;
-    file.text = outcome.text;
-  }
-  const verb = dryRun ? 'would fix' : 'fixed';
-  io.stderr(`probe-lint: ${verb} ${fixedProblems} ${fixedProblems === 1 ? 'problem' : 'problems'} in ${fixedFiles} ${fixedFiles === 1 ? 'file' : 'files'}\n`);
 }
 
 /**

@@ -12,7 +12,7 @@ import { defaultHost } from './listen-address.js';
 
 /** `probe-lint serve`: runs until SIGTERM or SIGINT; resolves with the exit code. */
 export async function runServe(args: ServeArguments, io: CommandIo): Promise<number> {
-  const config = loadConfigOrReport(args.config, io, 'probe-lint serve: refusing to start');
+  const config = await loadConfigOrReport(args.config, io, 'probe-lint serve: refusing to start');
   if (config === undefined) return 2;
   const logger = createLogger();
   const metrics = new WebhookMetrics();

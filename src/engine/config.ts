@@ -1,10 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { DEFAULT_DENSE_PODS_PER_NODE, type ClusterFacts } from './cluster-facts.js';
-import { didYouMean } from './did-you-mean.js';
 import type { Severity } from './rule.js';
 
 /** Looked for in the working directory and its parents, in this order. */
@@ -55,34 +51,6 @@ export interface ProbeLintConfig {
 /** A config file that cannot be used: the message names the file, line and key. */
 export class ConfigError extends Error {}
 
-const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '../../../schema/config.schema.json');
-type Schema = {
-  properties?: Record<string, Schema>;
-  allOf?: Schema[];
-  items?: Schema;
-  additionalProperties?: Schema | boolean;
-  definitions?: Record<string, Schema>;
-  $ref?: string;
-  enum?: unknown[];
-};
-
-let compiled: { schema: Schema; validate: ValidateFunction<ProbeLintConfig> } | undefined;
-
-/** The schema and its validator, compiled on first use only: a run without a config file never pays for it. */
-function configValidator(): { schema: Schema; validate: ValidateFunction<ProbeLintConfig> } {
-  if (compiled === undefined) {
-    const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as Schema;
-    const Ajv = AjvModule.default ?? AjvModule;
-    compiled = { schema, validate: new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false }).compile<ProbeLintConfig>(schema) };
-  }
-  return compiled;
-}
-
-/** The committed schema (schema/config.schema.json). */
-export function configSchema(): Record<string, unknown> {
-  return configValidator().schema;
-}
-
 /** `.probe-lint.yaml` (or `.yml`) in `start` or the nearest directory above it. */
 export function findConfigFile(start: string): string | undefined {
   let directory = resolve(start);
@@ -97,45 +65,6 @@ export function findConfigFile(start: string): string | undefined {
   }
 }
 
-export function loadConfigFile(file: string): ProbeLintConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`${file}: cannot read the config file: ${(error as Error).message}`);
-  }
-  return parseConfig(text, file);
-}
-
-export function parseConfig(text: string, file: string): ProbeLintConfig {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    const error = document.errors[0]!;
-    const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
-    throw new ConfigError(`${file}:${line}:${column}: invalid YAML: ${error.message.split('\n')[0]}`);
-  }
-  let config: unknown;
-  try {
-    // The yaml package refuses documents whose aliases would expand past a bound ("billion laughs").
-    config = document.toJS({ maxAliasCount: 100 }) ?? {};
-  } catch (error) {
-    throw new ConfigError(`${file}: cannot use the config file: ${(error as Error).message}`);
-  }
-  const { schema, validate } = configValidator();
-  if (!validate(config)) {
-    const messages = relevantErrors(validate.errors ?? []).map((error) => {
-      const path = pathOf(error);
-      const offset = error.keyword === 'additionalProperties' ? keyOffset(document, path) : valueOffset(document, path);
-      const where = offset === undefined ? undefined : lineCounter.linePos(offset);
-      const location = where ? `${file}:${where.line}:${where.col}` : file;
-      return `${location}: ${describeError(error, path, schema)}`;
-    });
-    throw new ConfigError([...new Set(messages)].join('\n'));
-  }
-  return config;
-}
-
 /** Effective cluster density threshold from config. */
 export function densePodsPerNode(config: ProbeLintConfig): number {
   return config.cluster?.densePodsPerNode ?? DEFAULT_DENSE_PODS_PER_NODE;
@@ -147,106 +76,4 @@ export function clusterFactsFrom(config: ProbeLintConfig, podsPerNodeFlag: numbe
   if (podsPerNodeFlag !== undefined) return { podsPerNode: podsPerNodeFlag, densePodsPerNode: dense, source: 'flag' };
   if (config.cluster?.podsPerNode !== undefined) return { podsPerNode: config.cluster.podsPerNode, densePodsPerNode: dense, source: 'config' };
   return { podsPerNode: undefined, densePodsPerNode: dense, source: 'unknown' };
-}
-
-function valueOffset(document: Document, path: (string | number)[]): number | undefined {
-  const node = document.getIn(path, true);
-  return isNode(node) && node.range ? node.range[0] : undefined;
-}
-
-/** Where the key itself is written, for "unknown key" errors. */
-function keyOffset(document: Document, path: (string | number)[]): number | undefined {
-  const parent = path.length > 1 ? document.getIn(path.slice(0, -1), true) : document.contents;
-  if (!isMap(parent)) return valueOffset(document, path);
-  const pair = parent.items.find((item) => isScalar(item.key) && String(item.key.value) === String(path[path.length - 1]));
-  return isScalar(pair?.key) ? pair.key.range?.[0] : undefined;
-}
-
-function pathOf(error: ErrorObject): (string | number)[] {
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
-  if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
-  return path;
-}
-
-/** oneOf produces an error per branch; keep the one that says most. */
-function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
-  const specific = errors.filter((error) => error.keyword !== 'oneOf' && error.keyword !== 'allOf');
-  const byPath = new Map<string, ErrorObject[]>();
-  for (const error of specific) {
-    const key = pathOf(error).join('.');
-    byPath.set(key, [...(byPath.get(key) ?? []), error]);
-  }
-  return [...byPath.values()].map((group) => {
-    // For a rule setting given as an object, the "must be one of off/error/…" branch is noise.
-    const withoutEnum = group.filter((error) => error.keyword !== 'enum' && error.keyword !== 'type');
-    return withoutEnum[0] ?? group.find((error) => error.keyword === 'enum') ?? group[0]!;
-  });
-}
-
-function describeError(error: ErrorObject, path: (string | number)[], schema: Schema): string {
-  const key = path.join('.') || '(top level)';
-  const last = String(path[path.length - 1]);
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const allowed = allowedKeys(schema, path.slice(0, -1));
-      if (path[0] === 'rules' && path.length === 2) return `${key}: unknown rule "${last}"${didYouMean(last, allowed)}; run \`probe-lint rules\` for the list`;
-      if (path[0] === 'rules' && path[2] === 'options' && path.length === 4) {
-        return allowed.length === 0
-          ? `${key}: rule ${String(path[1])} has no options; remove "options"`
-          : `${key}: unknown option${didYouMean(last, allowed)}; ${String(path[1])} has: ${allowed.join(', ')}`;
-      }
-      if (path[0] === 'rules' && path.length === 3 && last === 'options') return `${key}: rule ${String(path[1])} has no options; remove "options"`;
-      return allowed.length === 0
-        ? `${key}: unknown key; nothing is allowed here`
-        : `${key}: unknown key${didYouMean(last, allowed)}; allowed here: ${allowed.join(', ')}`;
-    }
-    case 'enum': {
-      const values = (error.params.allowedValues as unknown[]).map((value) => String(value));
-      const given = String(valueAtPathOf(error));
-      const quoted = values.map((value) => JSON.stringify(value)).join(', ');
-      if (values.length > 8) return `${key}: "${given}" is not one of the ${values.length} allowed values${didYouMean(given, values)}`;
-      return `${key}: must be one of ${quoted}${didYouMean(given, values)}`;
-    }
-    case 'pattern':
-      if (last === 'expires') return `${key}: must be a date written YYYY-MM-DD (e.g. 2027-03-31)`;
-      return `${key}: ${error.message}`;
-    case 'required':
-      return `${key}: must have "${String(error.params.missingProperty)}"${error.params.missingProperty === 'reason' ? ' (every exemption says why it exists)' : ''}`;
-    default:
-      return `${key}: ${error.message}`;
-  }
-}
-
-function valueAtPathOf(error: ErrorObject): unknown {
-  return (error as ErrorObject & { data?: unknown }).data;
-}
-
-/** The keys the schema allows at `path`, following $refs and allOf. */
-function allowedKeys(schema: Schema, path: (string | number)[]): string[] {
-  const resolveRef = (node: Schema | undefined): Schema | undefined => {
-    if (node?.$ref === undefined) return node;
-    const name = node.$ref.replace('#/definitions/', '');
-    return schema.definitions?.[name];
-  };
-  const propertiesOf = (node: Schema | undefined): Record<string, Schema> => {
-    const resolved = resolveRef(node);
-    if (resolved === undefined) return {};
-    const merged: Record<string, Schema> = { ...(resolved.properties ?? {}) };
-    for (const part of resolved.allOf ?? []) Object.assign(merged, propertiesOf(part));
-    return merged;
-  };
-  let node: Schema | undefined = schema;
-  for (const segment of path) {
-    if (typeof segment === 'number') node = resolveRef(node)?.items;
-    else {
-      const properties = propertiesOf(node);
-      const additional = resolveRef(node)?.additionalProperties;
-      node = properties[segment] ?? (typeof additional === 'object' ? additional : undefined);
-    }
-  }
-  return Object.keys(propertiesOf(node));
 }

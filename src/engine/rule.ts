@@ -146,9 +146,21 @@ export function defineRule<Options = Record<string, never>, MessageId extends st
 
 /** Fills `{name}` placeholders; a placeholder without data is a bug in the rule, so it throws. */
 export function formatMessage(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
-  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    const value = data?.[name];
-    if (value === undefined) throw new Error(`message placeholder {${name}} has no data`);
-    return String(value);
-  });
+  const parts = compiledTemplate(template);
+  let text = parts[0]!;
+  for (let index = 1; index < parts.length; index += 2) {
+    const value = data?.[parts[index]!];
+    if (value === undefined) throw new Error(`message placeholder {${parts[index]}} has no data`);
+    text += String(value) + parts[index + 1]!;
+  }
+  return text;
+}
+
+/** Templates split once into literal text and placeholder names (odd indexes): every finding formats two. */
+const compiledTemplates = new Map<string, string[]>();
+
+function compiledTemplate(template: string): string[] {
+  let parts = compiledTemplates.get(template);
+  if (parts === undefined) compiledTemplates.set(template, (parts = template.split(/\{(\w+)\}/)));
+  return parts;
 }

@@ -74,31 +74,55 @@ export const POD_SPEC_TYPE: FieldType = {
 /** Every value under `value` that the API server could not decode into `type`. */
 export function decodeIssues(value: unknown, type: FieldType, pointer: string, path: string): DecodeIssue[] {
   const issues: DecodeIssue[] = [];
-  check(value, type, pointer, path, issues);
+  check(value, type, { pointer, path, segments: [] }, issues);
   return issues;
 }
 
-function check(value: unknown, type: FieldType, pointer: string, path: string, issues: DecodeIssue[]): void {
+/** Where the walk is: the pointer and path strings are built only for an issue, not for every value visited. */
+interface Place {
+  pointer: string;
+  path: string;
+  segments: (string | number)[];
+}
+
+function issueAt(place: Place, expected: string, value: unknown): DecodeIssue {
+  let pointer = place.pointer;
+  let path = place.path;
+  for (const segment of place.segments) {
+    pointer = joinPointer(pointer, segment);
+    path = typeof segment === 'number' ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`;
+  }
+  return { pointer, path, expected, value };
+}
+
+function check(value: unknown, type: FieldType, place: Place, issues: DecodeIssue[]): void {
   if (value === null || value === undefined) return;
   if (typeof type === 'string') {
-    if (!fitsScalar(value, type)) issues.push({ pointer, path, expected: describeType(type), value });
+    if (!fitsScalar(value, type)) issues.push(issueAt(place, describeType(type), value));
     return;
   }
   if ('list' in type) {
     if (!Array.isArray(value)) {
-      issues.push({ pointer, path, expected: 'a list', value });
+      issues.push(issueAt(place, 'a list', value));
       return;
     }
-    for (let index = 0; index < value.length; index++) check(value[index], type.list, joinPointer(pointer, index), `${path}[${index}]`, issues);
+    for (let index = 0; index < value.length; index++) {
+      place.segments.push(index);
+      check(value[index], type.list, place, issues);
+      place.segments.pop();
+    }
     return;
   }
   if (typeof value !== 'object' || Array.isArray(value)) {
-    issues.push({ pointer, path, expected: 'a mapping', value });
+    issues.push(issueAt(place, 'a mapping', value));
     return;
   }
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(type.fields)) {
-    if (Object.hasOwn(record, key)) check(record[key], type.fields[key]!, joinPointer(pointer, key), path === '' ? key : `${path}.${key}`, issues);
+  for (const key in type.fields) {
+    if (!Object.hasOwn(record, key)) continue;
+    place.segments.push(key);
+    check(record[key], type.fields[key]!, place, issues);
+    place.segments.pop();
   }
 }
 

@@ -1,12 +1,14 @@
 // RFC 6901 JSON Pointers: how findings and fixes name a place inside a document.
 
 export function escapeSegment(segment: string | number): string {
-  const text = String(segment);
-  return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
+  if (typeof segment === 'number') return String(segment);
+  return segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
 }
 
 export function joinPointer(base: string, ...segments: (string | number)[]): string {
-  return base + segments.map((segment) => '/' + escapeSegment(segment)).join('');
+  let pointer = base;
+  for (const segment of segments) pointer += '/' + escapeSegment(segment);
+  return pointer;
 }
 
 export function parsePointer(pointer: string): string[] {

@@ -3,7 +3,7 @@
 // files), the chart or kustomization that owns it.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
+import jsYaml from 'js-yaml';
 import { manifestFilesUnder, type InputProblem } from '../inputs.js';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
@@ -188,7 +188,7 @@ class KustomizationGraph {
     if (file === undefined) return references;
     let spec: Record<string, unknown>;
     try {
-      spec = (parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
+      spec = (jsYaml.load(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
     } catch (error) {
       this.problems.push({ path: file, message: `cannot read the kustomization: ${(error as Error).message.split('\n')[0]}` });
       return references;

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
+import jsYaml from 'js-yaml';
 import { isKubeObject, type ResourceOrigin } from '../../model/resource.js';
 import type { InputFile, InputProblem } from '../inputs.js';
 import type { RenderedOrigin } from '../rendered.js';
@@ -86,7 +86,7 @@ function declaringFile(value: unknown, wrapper: string): string | undefined {
   const annotation = value.metadata?.annotations?.[ORIGIN_ANNOTATION];
   if (typeof annotation !== 'string') return undefined;
   try {
-    const path = (parse(annotation) as { path?: unknown } | null)?.path;
+    const path = (jsYaml.load(annotation) as { path?: unknown } | null)?.path;
     return typeof path === 'string' ? resolve(wrapper, path) : undefined;
   } catch {
     return undefined;
