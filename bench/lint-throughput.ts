@@ -1,6 +1,9 @@
-// Lint throughput against js-yaml's plain loadAll of the same input, in one process and one run.
-// Goal: lint ÷ load ≤ 1.5, with an exact line:column on every finding.
-//   npm run bench            (10,000 Deployments + 10,000 Services, and the real corpus when present)
+// The CLI's benchmark table, every row a ratio against a baseline measured in the same run:
+//   - lint ÷ js-yaml loadAll of the same input, in one process (goal ≤ 1.5), with an exact
+//     line:column on every finding: 10,000 Deployments + Services, and the real corpus when present;
+//   - whole processes: the CLI on the generated file ÷ a process that only loads it with js-yaml
+//     (CPU ≤ 2.0, peak RSS ≤ 2.0), and the CLI on one small file ÷ `node -e 0` (CPU ≤ 2.0).
+//   npm run bench
 //   node --expose-gc dist/bench/lint-throughput.js --deployments 2000 --rounds 3
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +13,7 @@ import jsYaml from 'js-yaml';
 import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
 import { runLint } from '../src/cli/lint-command.js';
 import { generateDeployments } from './generate-corpus.js';
+import { processRows, row } from './process-bench.js';
 
 const { values } = parseArgs({ options: { deployments: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' } } });
 const rounds = Number(values.rounds);
@@ -69,10 +73,12 @@ async function compare(label: string, paths: string[], files: string[], bytes: n
   console.log(`  js-yaml loadAll   ${load.toFixed(0).padStart(6)} ms  ${(megabytes / (load / 1000)).toFixed(1)} MB/s`);
   console.log(`  probe-lint lint   ${lint.toFixed(0).padStart(6)} ms  ${(megabytes / (lint / 1000)).toFixed(1)} MB/s`);
   console.log(`  ratio lint ÷ load ${(lint / load).toFixed(2)}  (goal ≤ 1.5; median of ${rounds} rounds)`);
+  rows.push(row(`lint ÷ js-yaml loadAll, ${label.split(':')[0]}`, lint / load, '≤1.5', `${lint.toFixed(0)} vs ${load.toFixed(0)} ms`));
   if (located !== result.findings.length) throw new Error('some findings have no line:column');
   return lint / load;
 }
 
+const rows: string[] = [];
 const directory = mkdtempSync(join(tmpdir(), 'probe-lint-bench-'));
 try {
   const generated = join(directory, 'deployments.yaml');
@@ -88,6 +94,8 @@ try {
     const bytes = files.reduce((sum, file) => sum + readFileSync(file).length, 0);
     await compare('real corpus (../shared/corpus/real)', [corpus], files, bytes);
   }
+  rows.push(...processRows(generated, Math.max(3, Math.ceil(rounds / 2))));
+  console.log(`\nsummary (ratios; each against its baseline in this run):\n${rows.join('\n')}`);
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }

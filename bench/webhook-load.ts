@@ -1,8 +1,10 @@
 // Webhook load: autocannon against the real probe-lint HTTPS server and, in the same run, against a
-// bare fastify HTTPS echo of the same AdmissionReview. Reports req/s, p99 and their ratio, and the
-// server's RSS over the run. Goal: ≥ 0.7 of the echo's throughput, p99 ≤ 10 ms at 50 connections,
-// RSS flat.
-//   node dist/bench/webhook-load.js [--seconds 10] [--connections 50]
+// bare fastify HTTPS echo that parses the same AdmissionReviews and sends the same answer. Every
+// request carries a distinct pod spec (container names, images, ports and paths vary), so nothing
+// can be answered from a cache. The two servers take turns for --rounds rounds; medians are
+// reported. Goals: throughput ≥ 0.7 of the echo's, p99 ≤ 10 ms at 50 connections, RSS at start and
+// under load ≤ 1.3 × the echo's.
+//   npm run bench:webhook        node dist/bench/webhook-load.js [--seconds 5] [--connections 50] [--rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -19,26 +21,35 @@ import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
 import { validateRequest } from '../src/webhook/validate.js';
 import { admissionReview, container, deployment } from '../test/admission.js';
 import { makeTestPki } from '../test/tls.js';
+import { row } from './process-bench.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, rounds: { type: 'string', default: '3' } },
+});
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
+const rounds = Number(values.rounds);
 const here = dirname(fileURLToPath(import.meta.url));
 
 const pki = makeTestPki();
 const cert = pki.issue('bench');
-const body = JSON.stringify(
-  admissionReview({
-    operation: 'CREATE',
-    object: deployment([
-      container('web', {
-        livenessProbe: { httpGet: { path: '/healthz', port: 8080 }, timeoutSeconds: 10, initialDelaySeconds: 60 },
-        readinessProbe: { httpGet: { path: '/healthz', port: 8080 } },
-      }),
-      container('sidecar', { livenessProbe: { exec: { command: ['/bin/check'] }, periodSeconds: 5 } }),
-    ]),
-  }),
-);
+/** The n-th review: a Deployment whose names, image, port and paths differ from every other's. */
+function reviewBody(n: number): string {
+  const port = 8000 + (n % 1000);
+  return JSON.stringify(
+    admissionReview({
+      operation: 'CREATE',
+      object: deployment([
+        container(`web-${n}`, {
+          livenessProbe: { httpGet: { path: `/healthz/${n}`, port }, timeoutSeconds: 10, initialDelaySeconds: 60 },
+          readinessProbe: { httpGet: { path: `/healthz/${n}`, port } },
+        }),
+        container(`sidecar-${n}`, { livenessProbe: { exec: { command: ['/bin/check', String(n)] }, periodSeconds: 5 } }),
+      ]),
+    }),
+  );
+}
+const body = reviewBody(0);
 
 // The echo answers with exactly what probe-lint answers, so both send the same bytes.
 const responseFile = join(pki.directory, 'response.json');
@@ -75,11 +86,12 @@ async function start(args: string[], port: number): Promise<ChildProcess> {
 async function load(label: string, port: number, child: ChildProcess) {
   const rss: number[] = [rssMegabytes(child)];
   const sampler = setInterval(() => rss.push(rssMegabytes(child)), 1000);
+  let sent = 0;
   const result = await autocannon({
     url: `https://127.0.0.1:${port}/validate`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body,
+    requests: [{ setupRequest: (request) => ({ ...request, body: reviewBody(++sent) }) }],
     connections,
     duration: seconds,
     tlsOptions: { ca: readFileSync(pki.caCert) },
@@ -109,20 +121,46 @@ async function stop(child: ChildProcess) {
   await exited;
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 console.log(
-  `${connections} connections, ${seconds} s each, ${body.length}-byte Deployment review, ${JSON.stringify(expected).length}-byte response (${expected.warnings?.length ?? 0} warnings)`,
+  `${connections} connections, ${seconds} s per turn, ${rounds} rounds, ~${body.length}-byte Deployment reviews (each distinct), ` +
+    `${JSON.stringify(expected).length}-byte response (${expected.warnings?.length ?? 0} warnings)`,
 );
 const echoPort = 19443;
 const webhookPort = 19444;
 const echo = await start([join(here, 'echo-server.js'), cert.cert, cert.key, String(echoPort), responseFile], echoPort);
-const baseline = await load('fastify echo', echoPort, echo);
-await stop(echo);
 const webhook = await start(
   [join(here, '../src/cli/bin.js'), 'serve', '--port', String(webhookPort), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key],
   webhookPort,
 );
-const probeLint = await load('probe-lint /validate', webhookPort, webhook);
+const echoStartRss = rssMegabytes(echo);
+const webhookStartRss = rssMegabytes(webhook);
+const runs: { echo: Awaited<ReturnType<typeof load>>[]; webhook: Awaited<ReturnType<typeof load>>[] } = { echo: [], webhook: [] };
+for (let round = 0; round < rounds; round++) {
+  runs.echo.push(await load('fastify echo', echoPort, echo));
+  runs.webhook.push(await load('probe-lint /validate', webhookPort, webhook));
+}
+await stop(echo);
 await stop(webhook);
+const rps = (list: typeof runs.echo) => median(list.map((run) => run.requestsPerSecond));
+const p99 = median(runs.webhook.map((run) => run.p99));
+const echoMax = Math.max(...runs.echo.map((run) => run.rssMax));
+const webhookMax = Math.max(...runs.webhook.map((run) => run.rssMax));
+console.log('\nsummary (ratios; each against the echo in this run):');
 console.log(
-  `throughput ratio probe-lint ÷ echo: ${(probeLint.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} (goal ≥ 0.7); p99 ${probeLint.p99} ms (goal ≤ 10 ms)`,
+  row(
+    'webhook ÷ echo throughput, distinct specs',
+    rps(runs.webhook) / rps(runs.echo),
+    '≥0.7',
+    `${rps(runs.webhook).toFixed(0)} vs ${rps(runs.echo).toFixed(0)} req/s`,
+  ),
 );
+console.log(
+  `  webhook p99 at ${connections} connections${' '.repeat(18)} ${String(p99).padStart(5)}  goal ≤10 ms ${p99 <= 10 ? 'met    ' : 'NOT met'}  (echo ${median(runs.echo.map((run) => run.p99))} ms)`,
+);
+console.log(row('webhook ÷ echo RSS at start', webhookStartRss / echoStartRss, '≤1.3', `${webhookStartRss.toFixed(0)} vs ${echoStartRss.toFixed(0)} MB`));
+console.log(row('webhook ÷ echo peak RSS under load', webhookMax / echoMax, '≤1.3', `${webhookMax.toFixed(0)} vs ${echoMax.toFixed(0)} MB`));

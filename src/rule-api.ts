@@ -19,6 +19,7 @@ export { countText, failureConsequence, isDefaulted, product, secondsText } from
 export { PROBE_NUMBER_FIELDS, probeDecodeIssues, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
 export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js';
 export { joinPointer } from './model/pointer.js';
+export { cloneJson } from './model/json-value.js';
 export { checkIdentity, requestPath } from './model/probe-check.js';
 export { intervalSeconds, secondsToAct, secondsToActText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';

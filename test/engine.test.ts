@@ -3,6 +3,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../src/engine/config.js';
 import { parseConfig } from '../src/engine/config-file.js';
+import { RULES } from '../rules/index.js';
+import { unknownCluster } from '../src/engine/cluster-facts.js';
+import { Engine } from '../src/engine/engine.js';
+import { lintDocumentsOf } from '../src/source/documents.js';
+import { SourceFile } from '../src/source/source-file.js';
 import { lintText, podYaml } from './helpers.js';
 
 const mirrored = podYaml('livenessProbe:\n  httpGet:\n    port: 80\nreadinessProbe:\n  httpGet:\n    port: 80');
@@ -156,5 +161,15 @@ ${where === 'template' ? `      annotations:\n        ${key}: "${value}"\n` : ''
 
     const otherNamespace = lintText(text.replace('namespace: shop', 'namespace: prod'), { config, today: '2027-01-01' });
     assert.equal(otherNamespace.findings.length, 1);
+  });
+
+  it('expires an exemption on its day in a long-running engine (the webhook), not on the day the engine started', (t) => {
+    const config = parseConfig('ignore:\n  - rules: [liveness-mirrors-readiness]\n    reason: LEGACY-42\n    expires: "2027-01-31"\n', 'c.yaml');
+    t.mock.timers.enable({ apis: ['Date'], now: Date.parse('2027-01-31T23:00:00Z') });
+    const engine = new Engine(RULES, { config, cluster: unknownCluster() });
+    const lint = () => engine.lint(lintDocumentsOf(new SourceFile('x.yaml', annotated('object', 'missing-liveness-probe')))).findings.length;
+    assert.equal(lint(), 0);
+    t.mock.timers.tick(2 * 60 * 60 * 1000);
+    assert.equal(lint(), 1);
   });
 });

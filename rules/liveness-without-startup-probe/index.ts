@@ -1,5 +1,5 @@
 import type { Probe } from 'kubernetes-types/core/v1.js';
-import { defineRule, joinPointer, product, PROBED_CONTAINERS, secondsToAct } from '../../src/rule-api.js';
+import { cloneJson, defineRule, joinPointer, product, PROBED_CONTAINERS, secondsToAct } from '../../src/rule-api.js';
 
 interface Options {
   minInitialDelaySeconds: number;
@@ -52,7 +52,7 @@ export default defineRule<Options>({
     const budget = delay + secondsToAct(liveness, 'fast');
     const failureThreshold = Math.ceil(budget / liveness.periodSeconds);
     const kind = liveness.handlerKind!;
-    const startupProbe: Probe = { [kind]: structuredClone(liveness.raw[kind]), periodSeconds: liveness.periodSeconds, failureThreshold };
+    const startupProbe: Probe = { [kind]: cloneJson(liveness.raw[kind]), periodSeconds: liveness.periodSeconds, failureThreshold };
     if (liveness.raw.timeoutSeconds) startupProbe.timeoutSeconds = liveness.raw.timeoutSeconds;
     report({
       messageId: 'slowStart',

@@ -1,5 +1,5 @@
 import { RULES } from '../../rules/index.js';
-import { createClusterAccess, type ClusterAccess } from '../cluster/cluster-access.js';
+import type { ClusterAccess } from '../cluster/cluster-access.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import { Engine } from '../engine/engine.js';
 import { createLogger, flushLogger } from '../webhook/logger.js';
@@ -21,6 +21,8 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
   let cluster: ClusterAccess | undefined;
   if (args.kubeconfig !== undefined || io.env.KUBERNETES_SERVICE_HOST) {
     try {
+      // The Kubernetes client (about 70 MB resident) loads only when there is a cluster to read.
+      const { createClusterAccess } = await import('../cluster/cluster-access.js');
       cluster = createClusterAccess({ file: args.kubeconfig, context: args.context }, config, metrics.registry, logger);
     } catch (error) {
       io.stderr(`probe-lint serve: cannot start: ${(error as Error).message}\n`);

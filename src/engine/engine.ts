@@ -73,7 +73,8 @@ export class Engine {
     ) as Engine['containerRules'];
     this.siteRules = active.filter(({ rule }) => rule.checkPodSite !== undefined);
     this.documentRules = active.filter(({ rule }) => rule.checkDocument !== undefined);
-    const today = options.today ?? new Date().toISOString().slice(0, 10);
+    // Read per finding, not once: a webhook runs for weeks, and an exemption must expire on its day.
+    const today = options.today !== undefined ? () => options.today! : () => new Date().toISOString().slice(0, 10);
     this.suppression = new SuppressionPolicy(options.config, { strict: options.strict ?? false, today });
     this.strictSuppression = new SuppressionPolicy(options.config, { strict: true, today });
     this.judging = this.suppression;

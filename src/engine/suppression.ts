@@ -49,7 +49,7 @@ export class SuppressionPolicy {
 
   constructor(
     config: ProbeLintConfig,
-    private readonly options: { strict: boolean; today: string },
+    private readonly options: { strict: boolean; today: () => string },
   ) {
     this.entries = config.ignore ?? [];
     this.annotationsAllowed = !options.strict && config.suppression?.annotations !== false;
@@ -62,7 +62,7 @@ export class SuppressionPolicy {
       const byAnnotation = annotationSuppression(subject);
       if (byAnnotation !== undefined) return { kind: 'suppressed', suppression: byAnnotation };
     }
-    return configSuppression(this.entries, subject, this.options.today);
+    return this.entries.length === 0 ? KEPT : configSuppression(this.entries, subject, this.options.today());
   }
 }
 
@@ -89,6 +89,8 @@ function annotationSuppression(subject: SuppressionSubject): Suppression | undef
   }
   return undefined;
 }
+
+const KEPT: SuppressionVerdict = { kind: 'kept' };
 
 function configSuppression(entries: readonly IgnoreEntry[], subject: SuppressionSubject, today: string): SuppressionVerdict {
   let expired: string | undefined;

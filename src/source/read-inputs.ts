@@ -88,7 +88,7 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
  * have, is YAML like any other and is linted.)
  */
 export function templateProblem(file: InputFile, source: SourceFile): string | undefined {
-  if (file.rendered !== undefined || !TEMPLATE_ACTION.test(file.text)) return undefined;
+  if (file.rendered !== undefined || !file.text.includes('{{') || !TEMPLATE_ACTION.test(file.text)) return undefined;
   if (source.error === undefined && !source.documents.some((document) => hasMappingKey(document.value))) return undefined;
   return 'looks like a Go template ({{ … }}), not YAML: lint the chart it belongs to (the directory with Chart.yaml), or render it first (helm template CHART | probe-lint -)';
 }

@@ -1,5 +1,4 @@
 import type { Engine, LintResult } from '../engine/engine.js';
-import { findPodSites } from '../model/pod-site.js';
 import { isKubeObject, standaloneResource } from '../model/resource.js';
 
 export interface AdmissionLimits {
@@ -16,33 +15,41 @@ export type AdmittedLint = { kind: 'linted'; result: LintResult } | { kind: 'not
 /** Lints one admitted object, within the limits; an object the engine cannot read is said so, never thrown. */
 export function lintAdmitted(engine: Engine, object: unknown, limits: AdmissionLimits, options: { strict?: boolean } = {}): AdmittedLint {
   if (!isKubeObject(object)) return { kind: 'not-applicable' };
-  if (deeperThan(object, limits.maxDepth)) return { kind: 'unreadable', reason: `it is nested deeper than ${limits.maxDepth} levels` };
+  // One walk for both bounds, before any pod site is built: the depth, and an upper bound on the
+  // containers (every item of a containers/initContainers/ephemeralContainers list, wherever it is).
+  const shape = measure(object, limits.maxDepth);
+  if (shape === 'too-deep') return { kind: 'unreadable', reason: `it is nested deeper than ${limits.maxDepth} levels` };
+  if (shape.containers > limits.maxContainers) {
+    return {
+      kind: 'unreadable',
+      reason: `it has ${shape.containers} containers, more than the ${limits.maxContainers} probe-lint checks per object (webhook.maxContainersPerReview)`,
+    };
+  }
   try {
-    const resource = standaloneResource(object);
-    let containers = 0;
-    for (const site of findPodSites(resource)) containers += site.containers.length;
-    if (containers > limits.maxContainers) {
-      return {
-        kind: 'unreadable',
-        reason: `it has ${containers} containers, more than the ${limits.maxContainers} probe-lint checks per object (webhook.maxContainersPerReview)`,
-      };
-    }
-    return { kind: 'linted', result: engine.lint([{ resources: [resource] }], undefined, options) };
+    return { kind: 'linted', result: engine.lint([{ resources: [standaloneResource(object)] }], undefined, options) };
   } catch (error) {
     return { kind: 'unreadable', reason: `probe-lint failed on it (${error instanceof Error ? error.name : 'error'})` };
   }
 }
 
-/** Whether any value is nested deeper than `limit`, found without recursion. */
-export function deeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth >= limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
+
+/** Depth (recursion stops at the limit, so the stack stays shallow) and containers, in one walk. */
+function measure(value: unknown, limit: number): 'too-deep' | { containers: number } {
+  const shape = { containers: 0 };
+  const walk = (node: unknown, remaining: number): boolean => {
+    if (node === null || typeof node !== 'object') return true;
+    if (remaining <= 0) return false;
+    if (Array.isArray(node)) {
+      for (const item of node) if (!walk(item, remaining - 1)) return false;
+      return true;
     }
-  }
-  return false;
+    for (const key in node) {
+      const child = (node as Record<string, unknown>)[key];
+      if (CONTAINER_LISTS.has(key) && Array.isArray(child)) shape.containers += child.length;
+      if (!walk(child, remaining - 1)) return false;
+    }
+    return true;
+  };
+  return walk(value, limit) ? shape : 'too-deep';
 }

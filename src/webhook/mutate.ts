@@ -2,6 +2,7 @@ import fastJsonPatch from 'fast-json-patch';
 import type { WebhookConfig } from '../engine/config.js';
 import type { Engine } from '../engine/engine.js';
 import type { AnyRule, PatchOperation } from '../engine/rule.js';
+import { cloneJson } from '../model/json-value.js';
 import { escapeSegment } from '../model/pointer.js';
 import { isKubeObject } from '../model/resource.js';
 import { lintAdmitted, type AdmissionLimits } from './admission-lint.js';
@@ -82,7 +83,7 @@ export function mutateRequest(
   if (operations.length === 0) return { ...unchanged('unchanged'), conflicts };
   operations.push(...annotationOperations(annotations, applied));
   // One application to a copy proves the API server can apply it (a patch that fails there is a 500 for the user).
-  fastJsonPatch.applyPatch(structuredClone(object), structuredClone(operations), true, true);
+  fastJsonPatch.applyPatch(cloneJson(object), cloneJson(operations), true, true);
   return {
     response: { uid: request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(operations)).toString('base64') },
     decision: 'patched',

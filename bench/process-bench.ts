@@ -1,0 +1,98 @@
+// Whole processes, as users run them, against a bare Node baseline in the same run: the CLI on a
+// large file against a process that only runs js-yaml's loadAll on it (CPU and peak RSS), and the
+// CLI on one small file against `node -e 0` (start-up: the pre-commit case).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CLI = join(here, '../src/cli/bin.js');
+const USAGE_HOOK = join(here, 'process-usage.js');
+
+export interface Usage {
+  cpuMs: number;
+  maxRssMb: number;
+}
+
+/** Runs `node ARGS` with the usage hook; returns its CPU time and peak RSS. Output is discarded. */
+export function measureProcess(args: string[], cwd = process.cwd()): Usage {
+  const directory = mkdtempSync(join(tmpdir(), 'probe-lint-usage-'));
+  try {
+    const file = join(directory, 'usage.json');
+    const run = spawnSync(process.execPath, ['--import', USAGE_HOOK, ...args], {
+      cwd,
+      env: { ...process.env, PROBE_LINT_USAGE_FILE: file, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (run.status !== 0 && run.status !== 1) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
+    return JSON.parse(readFileSync(file, 'utf8')) as Usage;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Alternates the two commands `rounds` times; medians of CPU and peak RSS for each. */
+export function comparePair(subject: string[], baseline: string[], rounds: number): { subject: Usage; baseline: Usage } {
+  const runs = { subject: [] as Usage[], baseline: [] as Usage[] };
+  for (let round = 0; round < rounds; round++) {
+    runs.baseline.push(measureProcess(baseline));
+    runs.subject.push(measureProcess(subject));
+  }
+  const summary = (usages: Usage[]): Usage => ({ cpuMs: median(usages.map((u) => u.cpuMs)), maxRssMb: median(usages.map((u) => u.maxRssMb)) });
+  return { subject: summary(runs.subject), baseline: summary(runs.baseline) };
+}
+
+export function row(what: string, ratio: number, goal: string, detail: string): string {
+  const met = goal.startsWith('≤') ? ratio <= Number(goal.slice(1)) : ratio >= Number(goal.slice(1));
+  return `  ${what.padEnd(44)} ${ratio.toFixed(2).padStart(5)}  goal ${goal.padEnd(5)} ${met ? 'met    ' : 'NOT met'}  ${detail}`;
+}
+
+/** The process rows of the benchmark table, for a large manifest and a one-Pod file. */
+export function processRows(largeFile: string, rounds: number): string[] {
+  const directory = mkdtempSync(join(tmpdir(), 'probe-lint-process-'));
+  try {
+    const loader = join(directory, 'load-only.mjs');
+    const jsYaml = join(here, '../../node_modules/js-yaml/dist/js-yaml.mjs');
+    writeFileSync(
+      loader,
+      `import { readFileSync } from 'node:fs';\nimport jsYaml from ${JSON.stringify(jsYaml)};\njsYaml.loadAll(readFileSync(process.argv[2], 'utf8'), null, { json: true });\n`,
+    );
+    const small = join(directory, 'pod.yaml');
+    writeFileSync(
+      small,
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: web\n    image: example/web:1\n    livenessProbe: {httpGet: {path: /livez, port: 8080}}\n    readinessProbe: {httpGet: {path: /readyz, port: 8080}}\n',
+    );
+    const large = comparePair([CLI, largeFile, '--format', 'json'], [loader, largeFile], rounds);
+    const startup = comparePair([CLI, small], ['-e', '0'], rounds * 3);
+    return [
+      row(
+        'whole process CPU ÷ js-yaml process',
+        large.subject.cpuMs / large.baseline.cpuMs,
+        '≤2.0',
+        `${large.subject.cpuMs.toFixed(0)} vs ${large.baseline.cpuMs.toFixed(0)} ms CPU`,
+      ),
+      row(
+        'peak RSS ÷ js-yaml process',
+        large.subject.maxRssMb / large.baseline.maxRssMb,
+        '≤2.0',
+        `${large.subject.maxRssMb.toFixed(0)} vs ${large.baseline.maxRssMb.toFixed(0)} MB`,
+      ),
+      row(
+        'one small file, CPU ÷ node -e 0',
+        startup.subject.cpuMs / startup.baseline.cpuMs,
+        '≤2.0',
+        `${startup.subject.cpuMs.toFixed(0)} vs ${startup.baseline.cpuMs.toFixed(0)} ms CPU`,
+      ),
+    ];
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * A deep copy of a parsed JSON/YAML value (plain objects, arrays, scalars). Much cheaper than
+ * structuredClone for the small values rules copy into fixes, which run on every admission.
+ */
+export function cloneJson<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => cloneJson(item)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const child = cloneJson((value as Record<string, unknown>)[key]);
+    // An own "__proto__" key (JSON.parse makes one) stays a key: assigning it would set the prototype.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else copy[key] = child;
+  }
+  return copy as T;
+}
