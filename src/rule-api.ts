@@ -1,6 +1,6 @@
 // The one module rules import: the rule contract, and the model's vocabulary for probes, timing
 // and messages. A rule reads nothing else from src/ (the dependency check in .ci/run enforces it).
-export { densityOf, type ClusterFacts } from './engine/cluster-facts.js';
+export { DEFAULT_DENSE_PODS_PER_NODE, densityOf, type ClusterFacts } from './engine/cluster-facts.js';
 export {
   defineRule,
   PROBED_CONTAINERS,
@@ -10,6 +10,7 @@ export {
   type PodSiteContext,
   type Report,
   type Rule,
+  type RulePolicy,
   type Severity,
 } from './engine/rule.js';
 export { didYouMean } from './engine/did-you-mean.js';
@@ -23,3 +24,4 @@ export { cloneJson } from './model/json-value.js';
 export { checkIdentity, requestPath } from './model/probe-check.js';
 export { intervalSeconds, secondsToAct, secondsToActText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';
+export { bind, celString, celStrings, eachProbe, effective, greatest, intOption, productText, resolvedPort } from './policies/cel.js';

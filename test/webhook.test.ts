@@ -355,7 +355,15 @@ describe('bad input', () => {
 
   it('allows the object when a rule throws (fail-open per rule), logs the rule and counts it', async () => {
     const exploding = defineRule({
-      meta: { id: 'exploding-rule', severity: 'error', summary: 'throws', remediation: 'none', scope: PROBED_CONTAINERS, messages: {} },
+      meta: {
+        id: 'exploding-rule',
+        severity: 'error',
+        summary: 'throws',
+        remediation: 'none',
+        scope: PROBED_CONTAINERS,
+        messages: {},
+        policy: { notExpressible: 'a test rule' },
+      },
       checkContainer() {
         throw new Error('boom');
       },

@@ -6,6 +6,9 @@ export default defineRule({
     severity: 'warning',
     summary: 'a mapping key written twice in a Kubernetes manifest',
     remediation: 'Remove one of the two keys, keeping the value you mean.',
+    policy: {
+      notExpressible: 'A policy sees the object after the API server decoded it: a key written twice has already become its last value.',
+    },
     messages: {
       duplicate: {
         short: 'key "{key}" appears twice in one mapping; kubectl keeps the last silently. Remove one',

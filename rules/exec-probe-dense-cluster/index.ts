@@ -1,4 +1,16 @@
-import { defineRule, densityOf, joinPointer, PROBED_CONTAINERS, secondsText } from '../../src/rule-api.js';
+import {
+  bind,
+  celString,
+  DEFAULT_DENSE_PODS_PER_NODE,
+  defineRule,
+  densityOf,
+  eachProbe,
+  effective,
+  intOption,
+  joinPointer,
+  PROBED_CONTAINERS,
+  secondsText,
+} from '../../src/rule-api.js';
 
 interface Options {
   minPeriodSeconds: number;
@@ -15,6 +27,24 @@ export default defineRule<Options>({
     options: {
       defaults: { minPeriodSeconds: 10 },
       schema: { minPeriodSeconds: { type: 'integer', minimum: 1, description: 'Exec probes more frequent than this are flagged.' } },
+    },
+    policy: {
+      over: 'probed',
+      // Admission warnings only ever show the dense case: the policy reports it when the parameters
+      // give pods per node at or above the threshold (the webhook reads live density instead).
+      severity: 'warning',
+      problems: eachProbe((probe, field) => {
+        const podsPerNode = "int(params.data[?'podsPerNode'].orValue('0'))";
+        const dense = `${podsPerNode} >= ${intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NODE)}`;
+        const min = intOption('exec-probe-dense-cluster', 'minPeriodSeconds', 10);
+        // The engine's rate, in tenths: one decimal below 10 per second, whole above.
+        const rate = `(t >= 100 ? string((t + 5) / 10) : string(t / 10) + (t % 10 != 0 ? '.' + string(t % 10) : ''))`;
+        const text =
+          `[${celString(`${field} forks a process every `)} + string(period) + ' s (~' + ${bind('t', `(${podsPerNode} * 10 + period / 2) / period`, rate)} + ` +
+          `'/s per node at ' + string(${podsPerNode}) + ' pods/node); use httpGet/tcpSocket/grpc or period ≥ ' + string(${min}) + ' s']`;
+        return `has(${probe}.exec) && ${dense} ? ${bind('period', effective(probe, 'periodSeconds'), `(period < ${min} ? ${text} : [])`)} : []`;
+      }),
+      limits: "The webhook reads the cluster's density live; the policy reads cluster.podsPerNode from its parameters.",
     },
     messages: {
       dense: {

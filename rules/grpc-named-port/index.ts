@@ -9,6 +9,10 @@ export default defineRule({
     scope: PROBED_CONTAINERS,
     // A string where the API expects an int32 is undecodable: this rule reports it with what to write instead.
     readsUndecodable: true,
+    policy: {
+      notExpressible:
+        'The API server cannot decode a named gRPC port (grpc.port is an int32) and refuses the object before any policy runs, with its own message.',
+    },
     messages: {
       named: {
         short: '{field}.grpc.port is {value}, but gRPC ports must be numbers{useShort}',

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { defineRule, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
+import { celString, defineRule, eachProbe, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -8,6 +8,7 @@ export default defineRule({
     summary: 'an httpGet.host or tcpSocket.host that points away from the pod',
     remediation: 'Remove host (it defaults to the pod IP); to send a virtual host name with httpGet, add an httpHeaders entry named Host.',
     scope: PROBED_CONTAINERS,
+    policy: { over: 'probed', problems: eachProbe(hostProblems) },
     messages: {
       loopback: {
         short: '{field}.{handler}.host "{host}" is the node\'s loopback, not the pod\'s; remove host',
@@ -69,4 +70,25 @@ function expandIpv6(address: string): string {
   const missing = 8 - headParts.length - tailParts.length;
   const parts = tail === undefined ? headParts : [...headParts, ...Array<string>(missing).fill('0'), ...tailParts];
   return parts.map((part) => part.padStart(4, '0')).join(':');
+}
+
+/** The same judgement in CEL: loopback by name, by address (the CEL ip library) or IPv4-mapped; an address; a name. */
+function hostProblems(probe: string, field: string): string {
+  return (['httpGet', 'tcpSocket'] as const)
+    .map((handler) => {
+      const host = `${probe}.${handler}.host`;
+      const bare = `(${host}.startsWith('[') && ${host}.endsWith(']') ? ${host}.substring(1, size(${host}) - 1) : ${host}).lowerAscii()`;
+      const mapped = `${bare}.matches('^(?:0{0,4}:){0,5}(?::|0{0,4}:)?ffff:[0-9]+\\\\.[0-9]+\\\\.[0-9]+\\\\.[0-9]+$')`;
+      const loopback = `(${bare} in ['localhost', 'localhost.'] || (isIP(${bare}) && ip(${bare}).isLoopback()) || (${mapped} && ${bare}.matches('ffff:127\\\\.')))`;
+      const address = `(isIP(${bare}) || ${mapped})`;
+      const where = celString(`${field}.${handler}.host `);
+      const advice = "'; remove host'";
+      return (
+        `(has(${probe}.${handler}) && has(${host}) && ${host} != '' && !(has(variables.spec.hostNetwork) && variables.spec.hostNetwork && ${loopback}) ? ` +
+        `[${loopback} ? ${where} + '"' + ${host} + '" is the node\\'s loopback, not the pod\\'s' + ${advice} : ` +
+        `${address} ? ${where} + ${host} + ' is another address than the pod\\'s' + ${advice} : ` +
+        `${where} + '"' + ${host} + '" is resolved on the node (no cluster DNS)' + ${advice}] : [])`
+      );
+    })
+    .join(' + ');
 }

@@ -1,4 +1,4 @@
-import { defineRule, didYouMean, ignoreAnnotations, joinPointer } from '../../src/rule-api.js';
+import { celString, defineRule, didYouMean, IGNORE_ANNOTATION, ignoreAnnotations, joinPointer } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -6,6 +6,11 @@ export default defineRule({
     severity: 'warning',
     summary: 'a probe-lint.dev/ignore annotation that names a rule probe-lint does not have',
     remediation: 'Correct the rule id (`probe-lint rules` lists them), or remove it from the annotation.',
+    policy: {
+      over: 'object',
+      problems: unknownRuleProblems(),
+      limits: 'The CEL names the unknown id without a did-you-mean suggestion.',
+    },
     messages: {
       unknown: {
         short: '{key} names "{id}", which is not a probe-lint rule{suggestion}; it suppresses nothing',
@@ -41,3 +46,22 @@ export default defineRule({
     }
   },
 });
+
+/**
+ * The same check in CEL, over the object's and the pod template's annotations: the keys the
+ * engine reads (the object-wide key and one per container), each id that is not a rule. The
+ * known ids are the registry's, given to the generator as `variables.knownRules`.
+ */
+function unknownRuleProblems(): string {
+  const places = ['variables.objectAnnotations', 'variables.podAnnotations'];
+  const keys = `([${celString(IGNORE_ANNOTATION)}] + variables.allContainers.map(x, ${celString(`${IGNORE_ANNOTATION}.`)} + x.name))`;
+  return places
+    .map(
+      (annotations) =>
+        `${keys}.filter(k, k in ${annotations}).map(k, ${annotations}[k].split('#')[0].split(',').map(id, id.trim())` +
+        `.filter(id, id != '' && id != '*' && !(id in variables.knownRules)).map(id, k + ' names "' + id + '", which is not a probe-lint rule; it suppresses nothing'))` +
+        `.map(list, list.join('; ')).filter(text, text != '')`,
+    )
+    .map((list) => `(${list})`)
+    .join(' + ');
+}

@@ -7,6 +7,9 @@ export default defineRule({
     summary: 'a probe on an init container that is not a restartable sidecar (restartPolicy: Always)',
     remediation: 'Remove the probe, or make the init container a sidecar with restartPolicy: Always.',
     scope: { roles: ['init'] },
+    policy: {
+      notExpressible: "The API server's validation refuses probes on init containers that are not restartable sidecars before validating policies run.",
+    },
     messages: {
       probe: {
         short: '{field} on an init container is rejected; remove it or set restartPolicy: Always',

@@ -1,12 +1,16 @@
 import {
+  bind,
   checkIdentity,
   defineRule,
+  effective,
+  type FailureMode,
+  greatest,
   intervalSeconds,
   joinPointer,
   PROBED_CONTAINERS,
+  resolvedPort,
   secondsToAct,
   secondsToActText,
-  type FailureMode,
 } from '../../src/rule-api.js';
 
 const WHEN: Record<string, string> = {
@@ -24,6 +28,11 @@ export default defineRule({
       'Make liveness check only that the process itself is alive (a separate, cheap endpoint), or raise its failureThreshold so that it acts well after readiness.',
     scope: PROBED_CONTAINERS,
     fix: 'suggestion',
+    policy: {
+      over: 'probed',
+      problems: mirrorProblems('c.livenessProbe', 'c.readinessProbe'),
+      limits: "The CEL compares exec commands as written; the engine also expands $(VAR) from the container's env first, as the kubelet does.",
+    },
     messages: {
       mirrors: {
         short: "liveness runs readiness's {handler} check and acts no later ({liveness} vs {readiness} s); raise its failureThreshold to {threshold}",
@@ -64,3 +73,49 @@ export default defineRule({
     });
   },
 });
+
+/** The same check and timing comparison in CEL (the kubelet's view of a request: scheme case, path, header names, named ports). */
+function mirrorProblems(l: string, r: string): string {
+  const text = (probe: string, field: string, fallback: string) => `(has(${probe}.${field}) ? ${probe}.${field} : ${fallback})`;
+  const path = (probe: string) => {
+    const bare = `${text(`${probe}.httpGet`, 'path', "''")}.split('#')[0]`;
+    return `(${bare} == '' ? '/' : ${bare}.startsWith('/') ? ${bare} : '/' + ${bare})`;
+  };
+  const headers = (probe: string) => text(`${probe}.httpGet`, 'httpHeaders', '[]');
+  const sameHeader = (a: string, b: string) => `${b}.name.lowerAscii() == ${a}.name.lowerAscii() && ${text(b, 'value', "''")} == ${text(a, 'value', "''")}`;
+  const sameCheck = [
+    `(has(${l}.exec) && has(${r}.exec) && ${text(`${l}.exec`, 'command', '[]')} == ${text(`${r}.exec`, 'command', '[]')})`,
+    `(has(${l}.httpGet) && has(${r}.httpGet) && ` +
+      `${text(`${l}.httpGet`, 'scheme', "'HTTP'")}.lowerAscii() == ${text(`${r}.httpGet`, 'scheme', "'HTTP'")}.lowerAscii() && ` +
+      `${text(`${l}.httpGet`, 'host', "''")} == ${text(`${r}.httpGet`, 'host', "''")} && ` +
+      `${resolvedPort(`${l}.httpGet.port`)} == ${resolvedPort(`${r}.httpGet.port`)} && ${path(l)} == ${path(r)} && ` +
+      `size(${headers(l)}) == size(${headers(r)}) && ${headers(l)}.all(a, ${headers(r)}.exists(b, ${sameHeader('a', 'b')})) && ` +
+      `${headers(r)}.all(a, ${headers(l)}.exists(b, ${sameHeader('a', 'b')})))`,
+    `(has(${l}.tcpSocket) && has(${r}.tcpSocket) && ${text(`${l}.tcpSocket`, 'host', "''")} == ${text(`${r}.tcpSocket`, 'host', "''")} && ` +
+      `${resolvedPort(`${l}.tcpSocket.port`)} == ${resolvedPort(`${r}.tcpSocket.port`)})`,
+    `(has(${l}.grpc) && has(${r}.grpc) && ${l}.grpc.port == ${r}.grpc.port && ${text(`${l}.grpc`, 'service', "''")} == ${text(`${r}.grpc`, 'service', "''")})`,
+  ].join(' || ');
+  // Bound once: the effective numbers of both probes, then the seconds each takes to act.
+  const numbers = (body: string) =>
+    bind(
+      'lp',
+      effective(l, 'periodSeconds'),
+      bind(
+        'lt',
+        effective(l, 'timeoutSeconds'),
+        bind(
+          'lf',
+          effective(l, 'failureThreshold'),
+          bind('rp', effective(r, 'periodSeconds'), bind('rt', effective(r, 'timeoutSeconds'), bind('rf', effective(r, 'failureThreshold'), body))),
+        ),
+      ),
+    );
+  const [lHang, rHang] = [`(lf * ${greatest('lp', 'lt')})`, `(rf * ${greatest('rp', 'rt')})`];
+  const threshold = greatest('(rf * rp / lp + 1)', `(${rHang} / ${greatest('lp', 'lt')} + 1)`);
+  const handler = `(has(${l}.exec) ? 'exec' : has(${l}.httpGet) ? 'httpGet' : has(${l}.tcpSocket) ? 'tcpSocket' : 'grpc')`;
+  const report =
+    `(${lHang} <= ${rHang} || lf * lp <= rf * rp ? ["liveness runs readiness's " + ${handler} + ' check and acts no later (' + ` +
+    `(${lHang} <= ${rHang} ? string(${lHang}) + ' vs ' + string(${rHang}) : string(lf * lp) + ' vs ' + string(rf * rp)) + ` +
+    `' s); raise its failureThreshold to ' + string(${threshold})] : [])`;
+  return `has(${l}) && has(${r}) && (${sameCheck}) ? ${numbers(report)} : []`;
+}

@@ -1,5 +1,5 @@
 import type { Probe } from 'kubernetes-types/core/v1.js';
-import { cloneJson, defineRule, joinPointer, product, PROBED_CONTAINERS, secondsToAct } from '../../src/rule-api.js';
+import { cloneJson, defineRule, effective, intOption, joinPointer, PROBED_CONTAINERS, product, productText, secondsToAct } from '../../src/rule-api.js';
 
 interface Options {
   minInitialDelaySeconds: number;
@@ -30,6 +30,11 @@ export default defineRule<Options>({
         label: 'probe-lint.dev/inject-startup-probe',
         description: "Inject a startup probe (this rule's fix) into Pods at admission.",
       },
+    },
+    policy: {
+      over: 'probed',
+      problems: `${slowStart('c')} ? [${problem('c')}] : []`,
+      mutation: { needed: slowStart('c'), patches: startupPatches },
     },
     messages: {
       slowStart: {
@@ -71,3 +76,41 @@ export default defineRule<Options>({
     });
   },
 });
+
+// The same check and the same startupProbe as above, as CEL for the admission policies.
+// (Function declarations: the rule's meta above calls them while the module loads.)
+function liveness(c: string): string {
+  return `${c}.livenessProbe`;
+}
+
+function delay(c: string): string {
+  return effective(liveness(c), 'initialDelaySeconds');
+}
+
+function period(c: string): string {
+  return effective(liveness(c), 'periodSeconds');
+}
+
+/** failureThreshold of the startupProbe: ceil((delay + threshold × period) ÷ period). */
+function startupThreshold(c: string): string {
+  return `((${delay(c)} + ${effective(liveness(c), 'failureThreshold')} * ${period(c)} + ${period(c)} - 1) / ${period(c)})`;
+}
+
+function slowStart(c: string): string {
+  return `(has(${c}.livenessProbe) && !has(${c}.startupProbe) && ${delay(c)} >= ${intOption('liveness-without-startup-probe', 'minInitialDelaySeconds', 30)})`;
+}
+
+function problem(c: string): string {
+  return `'liveness waits ' + string(${delay(c)}) + ' s per start with no startupProbe; add one (' + ${productText(startupThreshold(c), period(c))} + ') and set the delay to 0'`;
+}
+
+function startupPatches(c: string, path: string, type: string): string[] {
+  const l = liveness(c);
+  const probe =
+    `${type}.startupProbe{?exec: ${l}.?exec, ?httpGet: ${l}.?httpGet, ?tcpSocket: ${l}.?tcpSocket, ?grpc: ${l}.?grpc, ` +
+    `periodSeconds: ${period(c)}, failureThreshold: ${startupThreshold(c)}, timeoutSeconds: ${effective(l, 'timeoutSeconds')}}`;
+  return [
+    `JSONPatch{op: 'add', path: ${path} + '/startupProbe', value: ${probe}}`,
+    `JSONPatch{op: 'add', path: ${path} + '/livenessProbe/initialDelaySeconds', value: 0}`,
+  ];
+}

@@ -7,6 +7,10 @@ export default defineRule({
     summary: 'a long-running container without a livenessProbe',
     remediation: 'Add a livenessProbe that checks only that the process itself is working, not its dependencies.',
     scope: { roles: ['container'], longRunningOnly: true },
+    policy: {
+      over: 'longRunning',
+      problems: `!has(c.livenessProbe) ? ['no livenessProbe: a hung process is never restarted; add one that checks only the process'] : []`,
+    },
     messages: {
       missing: {
         short: 'no livenessProbe: a hung process is never restarted; add one that checks only the process',

@@ -8,6 +8,11 @@ export default defineRule({
     summary: 'a long-running container without a readinessProbe',
     remediation: 'Add a readinessProbe that checks the app can answer requests.',
     scope: { roles: ['container'], longRunningOnly: true },
+    policy: {
+      over: 'longRunning',
+      problems: `!has(c.readinessProbe) ? ['no readinessProbe: Services send traffic before it can serve; add one'] : []`,
+      limits: 'A policy sees one object, never the Services that select it: it always reports the info, never the warning for a selected pod.',
+    },
     messages: {
       selected: {
         short: 'no readinessProbe, and Service {services} sends traffic before it can serve; add one',

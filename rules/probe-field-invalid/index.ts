@@ -26,6 +26,10 @@ export default defineRule<Record<string, never>, MessageId>({
     remediation: 'Change the value to what the field accepts; the message names the field and the accepted values.',
     scope: { roles: ['container', 'sidecar', 'ephemeral'] },
     readsUndecodable: true,
+    policy: {
+      notExpressible:
+        "Every value it reports is one the API server cannot decode or its validation refuses: such objects are refused before validating policies run, with the API server's own message.",
+    },
     messages: {
       undecodable: {
         short: '{path} is {value}, not {expected}: the API server cannot decode the object',

@@ -7,6 +7,9 @@ export default defineRule({
     summary: 'a probe that does not set exactly one of exec, httpGet, tcpSocket or grpc',
     remediation: 'Set exactly one of exec, httpGet, tcpSocket or grpc on the probe.',
     scope: PROBED_CONTAINERS,
+    policy: {
+      notExpressible: "The API server's validation refuses a probe without exactly one handler before validating policies run.",
+    },
     messages: {
       none: {
         short: '{field} has no handler and is rejected; set one of exec, httpGet, tcpSocket, grpc',

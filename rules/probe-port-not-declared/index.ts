@@ -1,4 +1,4 @@
-import { defineRule, isTemplateParameter, isValidPortName, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
+import { celString, defineRule, eachProbe, isTemplateParameter, isValidPortName, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 const CONSEQUENCE = {
   liveness: 'liveness never restarts the container',
@@ -13,6 +13,23 @@ export default defineRule({
     summary: 'a named probe port that no ports[].name of the container declares',
     remediation: 'Name a port the container declares in ports[].name, or use the port number.',
     scope: PROBED_CONTAINERS,
+    policy: {
+      over: 'probed',
+      problems: eachProbe((probe, field) =>
+        (['httpGet', 'tcpSocket'] as const)
+          .map((handler) => {
+            const port = `${probe}.${handler}.port`;
+            const names = `(has(c.ports) ? c.ports.filter(x, has(x.name)).map(x, x.name) : [])`;
+            return (
+              `(has(${probe}.${handler}) && type(${port}) == string && !(${port} in ${names}) ? ` +
+              `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is not a declared port; the probe never runs. ' + ` +
+              `(size(${names}) > 0 ? 'Declared: ' + ${names}.join(', ') : 'No port is named')] : [])`
+            );
+          })
+          .join(' + '),
+      ),
+      limits: 'Knative Services are custom resources the policy does not match; the webhook checks their serving port.',
+    },
     messages: {
       notDeclared: {
         short: '{field}.{handler}.port "{port}" is not a declared port; the probe never runs. {declaredShort}',

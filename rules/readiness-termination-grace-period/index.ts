@@ -8,6 +8,9 @@ export default defineRule({
     remediation: 'Remove the field; to shorten the kill after a liveness failure, set it on the livenessProbe.',
     scope: PROBED_CONTAINERS,
     fix: 'fix',
+    policy: {
+      notExpressible: "The API server's validation refuses terminationGracePeriodSeconds on a readiness probe before validating policies run.",
+    },
     messages: {
       set: {
         short: 'readinessProbe.terminationGracePeriodSeconds ({value}) is rejected by the API server; remove it',

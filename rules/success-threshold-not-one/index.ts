@@ -8,6 +8,9 @@ export default defineRule({
     remediation: 'Set successThreshold to 1 (or leave it out); only a readinessProbe may require several successes.',
     scope: PROBED_CONTAINERS,
     fix: 'fix',
+    policy: {
+      notExpressible: "The API server's validation refuses a successThreshold other than 1 on liveness and startup probes before validating policies run.",
+    },
     messages: {
       notOne: {
         short: '{field}.successThreshold is {value}; liveness and startup accept only 1. Set 1',

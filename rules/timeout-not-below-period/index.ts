@@ -1,13 +1,17 @@
 import {
+  bind,
+  celString,
   countText,
   defineRule,
+  eachProbe,
+  effective,
   failureConsequence,
   joinPointer,
+  type PatchOperation,
   PROBED_CONTAINERS,
   secondsText,
   secondsToAct,
   secondsToActText,
-  type PatchOperation,
 } from '../../src/rule-api.js';
 
 /** How the check's own timeout behaves, by handler (kubelet prober.go, pkg/probe/*). */
@@ -30,6 +34,20 @@ export default defineRule({
     remediation: 'Set timeoutSeconds below periodSeconds (for example periodSeconds − 1), or raise periodSeconds above the timeout.',
     scope: PROBED_CONTAINERS,
     fix: 'suggestion',
+    policy: {
+      over: 'probed',
+      problems: eachProbe((p, field) => {
+        const text =
+          `[${celString(`${field} timeout `)} + string(timeout) + ' s ≥ period ' + string(period) + ' s: ' + ` +
+          `(timeout > period ? 'a hanging check acts after ' + string(threshold * timeout) + ' s, not ' + string(threshold * period) + ' s' : 'hanging checks run back to back') + '; ' + ` +
+          `(period > 1 ? 'set timeoutSeconds ≤ ' + string(period - 1) : 'raise periodSeconds')]`;
+        return bind(
+          'timeout',
+          effective(p, 'timeoutSeconds'),
+          bind('period', effective(p, 'periodSeconds'), bind('threshold', effective(p, 'failureThreshold'), `(timeout >= period ? ${text} : [])`)),
+        );
+      }),
+    },
     messages: {
       notBelow: {
         short: '{field} timeout {timeout} s ≥ period {period} s: {effect}; {action}',

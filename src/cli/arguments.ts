@@ -65,8 +65,19 @@ export interface ServeArguments {
   context: string | undefined;
 }
 
+export const POLICY_FORMATS = ['yaml', 'json'] as const;
+
+export interface PoliciesArguments {
+  command: 'policies';
+  config: string | undefined;
+  namespace: string;
+  excludeNamespaces: string[];
+  format: (typeof POLICY_FORMATS)[number];
+}
+
 export type Arguments =
   | LintArguments
+  | PoliciesArguments
   | AuditArguments
   | ServeArguments
   | { command: 'rules'; format: RulesFormat; color: boolean | undefined }
@@ -105,6 +116,15 @@ function interpret(line: ParsedCommandLine): Arguments {
       return { command, rule: positionals[0]! };
     case 'serve':
       return serveArguments(string, flag, noExtra);
+    case 'policies':
+      noExtra();
+      return {
+        command,
+        config: string('config'),
+        namespace: string('namespace') ?? 'probe-lint',
+        excludeNamespaces: list('exclude-namespace'),
+        format: oneOf(string('format') ?? 'yaml', POLICY_FORMATS, '--format'),
+      };
     case 'audit': {
       noExtra();
       if (string('namespace') !== undefined && flag('all-namespaces')) throw new UsageError('-n/--namespace and -A/--all-namespaces exclude each other');

@@ -33,6 +33,8 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
         return await (await import('./audit-command.js')).runAudit(args, io);
       case 'serve':
         return await (await import('./serve-command.js')).runServe(args, io);
+      case 'policies':
+        return await (await import('./policies-command.js')).runPolicies(args, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { didYouMean } from '../engine/did-you-mean.js';
 
-export const COMMANDS = ['lint', 'rules', 'explain', 'audit', 'serve', 'help', 'version'] as const;
+export const COMMANDS = ['lint', 'rules', 'explain', 'audit', 'serve', 'policies', 'help', 'version'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface OptionSpec {
@@ -22,7 +22,7 @@ export interface OptionSpec {
 }
 
 const REPORTING: readonly CommandName[] = ['lint', 'audit'];
-const CONFIGURED: readonly CommandName[] = ['lint', 'audit', 'serve'];
+const CONFIGURED: readonly CommandName[] = ['lint', 'audit', 'serve', 'policies'];
 const CLUSTER: readonly CommandName[] = ['lint', 'audit', 'serve'];
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -31,8 +31,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     short: 'f',
     type: 'string',
     value: 'FORMAT',
-    description: 'lint, audit: text (default), compact, json, sarif or github; rules: text, json or markdown',
-    commands: ['lint', 'audit', 'rules'],
+    description: 'lint, audit: text (default), compact, json, sarif or github; rules: text, json or markdown; policies: yaml (default) or json',
+    commands: ['lint', 'audit', 'rules', 'policies'],
   },
   {
     name: 'fail-on',
@@ -116,7 +116,23 @@ export const OPTIONS: readonly OptionSpec[] = [
     commands: CLUSTER,
   },
   { name: 'context', type: 'string', value: 'NAME', description: 'the kubeconfig context to use', commands: CLUSTER },
-  { name: 'namespace', short: 'n', type: 'string', value: 'NS', description: "only this namespace (default: the context's namespace)", commands: ['audit'] },
+  {
+    name: 'namespace',
+    short: 'n',
+    type: 'string',
+    value: 'NS',
+    description: "audit: only this namespace (default: the context's namespace); policies: where the parameters ConfigMap goes (default probe-lint)",
+    commands: ['audit', 'policies'],
+  },
+  {
+    name: 'exclude-namespace',
+    type: 'string',
+    multiple: true,
+    commaList: true,
+    value: 'NS',
+    description: 'a namespace the policies leave alone, besides kube-system and their own (repeatable)',
+    commands: ['policies'],
+  },
   { name: 'all-namespaces', short: 'A', type: 'boolean', description: 'every namespace', commands: ['audit'] },
   { name: 'port', type: 'string', value: 'PORT', description: 'HTTPS port (default 8443)', commands: ['serve'] },
   {
@@ -143,7 +159,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: 'after SIGTERM, keep serving this long so the endpoint is removed first (default 0)',
     commands: ['serve'],
   },
-  { name: 'debug', type: 'boolean', description: 'print the stack of an unexpected error', commands: ['lint', 'audit', 'serve', 'rules', 'explain'] },
+  {
+    name: 'debug',
+    type: 'boolean',
+    description: 'print the stack of an unexpected error',
+    commands: ['lint', 'audit', 'serve', 'rules', 'explain', 'policies'],
+  },
   { name: 'help', short: 'h', type: 'boolean', description: 'show this help', commands: COMMANDS },
   { name: 'version', short: 'v', type: 'boolean', description: 'print the version', commands: COMMANDS },
 ];
@@ -163,6 +184,7 @@ const USAGE_LINES: [string, string][] = [
   ['probe-lint explain RULE', "print a rule's documentation"],
   ['probe-lint audit [-n NAMESPACE | -A] [options]', 'lint the workloads living in a cluster'],
   ['probe-lint serve --tls-cert FILE --tls-key FILE [options]', 'run the admission webhook (HTTPS)'],
+  ['probe-lint policies [--config FILE] [-n NAMESPACE]', 'print the rules as admission policies (CEL) for kubectl apply'],
 ];
 
 /** `--help`, from the command and option tables. */

@@ -77,3 +77,21 @@ export function clusterFactsFrom(config: ProbeLintConfig, podsPerNodeFlag: numbe
   if (config.cluster?.podsPerNode !== undefined) return { podsPerNode: config.cluster.podsPerNode, densePodsPerNode: dense, source: 'config' };
   return { podsPerNode: undefined, densePodsPerNode: dense, source: 'unknown' };
 }
+
+/** Whether a rule setting leaves the rule on ("off" and `enabled: false` turn it off). */
+export function ruleEnabled(setting: RuleSetting | undefined): boolean {
+  if (setting === undefined) return true;
+  if (setting === 'off') return false;
+  return typeof setting === 'string' || setting.enabled !== false;
+}
+
+/** The severity a rule setting imposes, if any. */
+export function severityOverride(setting: RuleSetting | undefined): Severity | undefined {
+  if (setting === undefined || setting === 'off') return undefined;
+  return typeof setting === 'string' ? setting : setting.severity;
+}
+
+/** The options a rule setting gives (merged over the rule's defaults by the engine). */
+export function ruleOptions(setting: RuleSetting | undefined): Record<string, unknown> {
+  return typeof setting === 'object' ? (setting.options ?? {}) : {};
+}

@@ -3,7 +3,7 @@ import { effectiveProbes } from '../model/effective-probe.js';
 import { findPodSites, type ContainerRole, type ContainerSite, type PodSite } from '../model/pod-site.js';
 import { identityOf, type Resource, type ResourceIdentity } from '../model/resource.js';
 import type { ClusterFacts, ClusterFactsSource } from './cluster-facts.js';
-import type { ProbeLintConfig, RuleSetting } from './config.js';
+import { ruleEnabled, ruleOptions, severityOverride, type ProbeLintConfig } from './config.js';
 import type { Finding, SuppressedFinding } from './finding.js';
 import { formatMessage, type AnyRule, type ContainerContext, type Report, type Severity } from './rule.js';
 import { collectRunFacts, type RunFacts } from './run-facts.js';
@@ -59,8 +59,8 @@ export class Engine {
     this.knownRules = new Set(rules.map((rule) => rule.meta.id));
     const active = rules.flatMap((rule): ActiveRule[] => {
       const setting = options.config.rules?.[rule.meta.id];
-      if (!isEnabled(setting)) return [];
-      return [{ rule, severity: severityOverride(setting), options: { ...(rule.meta.options?.defaults ?? {}), ...optionsOf(setting) } }];
+      if (!ruleEnabled(setting)) return [];
+      return [{ rule, severity: severityOverride(setting), options: { ...(rule.meta.options?.defaults ?? {}), ...ruleOptions(setting) } }];
     });
     // Per role, the rules whose scope includes it: this lookup runs for every container of every input.
     const byRole = (role: ContainerRole, longRunning: boolean) =>
@@ -210,19 +210,4 @@ interface ReportTarget {
   identity: ResourceIdentity;
   container: string | undefined;
   metadata: SuppressionSubject['metadata'];
-}
-
-function isEnabled(setting: RuleSetting | undefined): boolean {
-  if (setting === undefined) return true;
-  if (setting === 'off') return false;
-  return typeof setting === 'string' || setting.enabled !== false;
-}
-
-function severityOverride(setting: RuleSetting | undefined): Severity | undefined {
-  if (setting === undefined || setting === 'off') return undefined;
-  return typeof setting === 'string' ? setting : setting.severity;
-}
-
-function optionsOf(setting: RuleSetting | undefined): Record<string, unknown> {
-  return typeof setting === 'object' ? (setting.options ?? {}) : {};
 }

@@ -59,6 +59,35 @@ export interface AdmissionOptIn {
   description: string;
 }
 
+/**
+ * The rule as CEL in the admission policies (`probe-lint policies`), which the API server runs on
+ * the object after decoding, defaulting and validation. `problems` is CEL for a list of strings, one
+ * per problem, each like the rule's short message with its numbers; empty when the rule has nothing
+ * to say. It runs for each container `c` of `over`, or once for the object.
+ */
+export interface RulePolicyCheck {
+  over: 'probed' | 'longRunning' | 'object';
+  problems: string;
+  /** The severity of what the CEL reports, when that is not the rule's default (it reports only its warning case). */
+  severity?: Severity;
+  /** What the engine sees that the CEL does not, when anything (the README lists it). */
+  limits?: string;
+  /**
+   * For rules with an admission opt-in: the mutating policy's change. `needed` is CEL over
+   * container `c`; `patches` gives the CEL of each JSONPatch operation on the container that the
+   * CEL expression `container` names, at the JSON Pointer expression `path`, whose CEL object type
+   * is `type` (`Object.spec.containers`).
+   */
+  mutation?: { needed: string; patches: (container: string, path: string, type: string) => string[] };
+}
+
+/** Why a rule has no CEL form. */
+export interface RulePolicyAbsent {
+  notExpressible: string;
+}
+
+export type RulePolicy = RulePolicyCheck | RulePolicyAbsent;
+
 export interface RuleMeta<Options, MessageId extends string> {
   /** Stable id: users put it in config and annotations. */
   id: string;
@@ -82,6 +111,8 @@ export interface RuleMeta<Options, MessageId extends string> {
    * a pod spec or container holding one: nothing is built on a value the cluster would reject.
    */
   readsUndecodable?: true;
+  /** The rule in the admission policies, or why it has none. */
+  policy: RulePolicy;
 }
 
 export interface Report<MessageId extends string> {

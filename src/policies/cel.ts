@@ -1,0 +1,64 @@
+// Building blocks for the CEL that rules contribute to the admission policies (`probe-lint
+// policies`). The API server evaluates it on the object after defaulting, so every probe number is
+// set; the helpers still fall back to the API defaults, as the engine does, for objects written
+// without them (dry runs of old manifests, tests).
+import { PROBE_DEFAULTS, type ProbeNumberField } from '../model/effective-probe.js';
+
+/** The probe fields, in the engine's order. */
+export const PROBE_FIELDS = ['startupProbe', 'livenessProbe', 'readinessProbe'] as const;
+export type ProbeField = (typeof PROBE_FIELDS)[number];
+
+/** A CEL string literal. */
+export function celString(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** A CEL list of string literals. */
+export function celStrings(texts: readonly string[]): string {
+  return `[${texts.map(celString).join(', ')}]`;
+}
+
+/** The effective value of a probe number: the field, or its API default when absent or 0. */
+export function effective(probe: string, field: ProbeNumberField): string {
+  return `(has(${probe}.${field}) && ${probe}.${field} != 0 ? ${probe}.${field} : ${PROBE_DEFAULTS[field]})`;
+}
+
+/** `a` and `b` are CEL ints: the larger. */
+export function greatest(a: string, b: string): string {
+  return `(${a} > ${b} ? ${a} : ${b})`;
+}
+
+/**
+ * CEL has no `let` here (no cel.bind in the API server's environment): a one-element list mapped
+ * through `name` binds it. `body` must not itself be a list it would flatten (it is wrapped).
+ */
+export function bind(name: string, value: string, body: string): string {
+  return `[${value}].map(${name}, ${body})[0]`;
+}
+
+/**
+ * The problems of every probe of container `c`: `problem(probe, field)` is CEL for a list of
+ * strings about one probe (bound to the variable `probe` names), field its name; the lists are joined.
+ */
+export function eachProbe(problem: (probe: string, field: ProbeField) => string, container = 'c'): string {
+  return PROBE_FIELDS.map((field) => `(has(${container}.${field}) ? ${bind('p', `${container}.${field}`, `(${problem('p', field)})`)} : [])`).join(' + ');
+}
+
+/** A rule option from the policy's parameters (a ConfigMap, so strings), else its default. */
+export function intOption(rule: string, option: string, fallback: number): string {
+  return `int(params.data[?${celString(`${rule}.${option}`)}].orValue(${celString(String(fallback))}))`;
+}
+
+/** `"16 × 10 s = 160 s"` for CEL ints, as the engine's `product` writes it. */
+export function productText(count: string, seconds: string): string {
+  return `string(${count}) + ' × ' + string(${seconds}) + ' s = ' + string(${count} * ${seconds}) + ' s'`;
+}
+
+/**
+ * The port a probe's handler reaches, as a string: a number as it is, a name resolved through the
+ * container's ports (the kubelet's lookup), an undeclared name as the name.
+ */
+export function resolvedPort(port: string, container = 'c'): string {
+  const declared = `${container}.ports.filter(x, has(x.name) && x.name == ${port})`;
+  return `(type(${port}) == string ? (has(${container}.ports) && size(${declared}) > 0 ? string(${declared}[0].containerPort) : string(${port})) : string(${port}))`;
+}

@@ -1,0 +1,39 @@
+// Suppression in CEL, as the engine's SuppressionPolicy decides it: the object's
+// probe-lint.dev/ignore annotations (object-wide and per container, on the object and its pod
+// template), when the parameters allow them, and the config's ignore entries, which the parameters
+// carry as regular expressions.
+import { IGNORE_ANNOTATION } from '../engine/suppression.js';
+import { celString } from './cel.js';
+
+/** Whether annotations count in this policy: not at all when strict, and in the denying policy only when annotationsInEnforce. */
+export function annotationsHonoured(denying: boolean): string {
+  const allowed = `params.data[?'annotations'].orValue('true') == 'true'`;
+  return denying ? `(${allowed} && params.data[?'annotationsInEnforce'].orValue('false') == 'true')` : allowed;
+}
+
+/** CEL: rule `rule` is suppressed for container `container` (a CEL expression, or undefined for the object). */
+export function suppressed(rule: string, container: string | undefined, denying: boolean): string {
+  const keys =
+    container === undefined ? celString(IGNORE_ANNOTATION) : `[${celString(IGNORE_ANNOTATION)}, ${celString(`${IGNORE_ANNOTATION}.`)} + ${container}.name]`;
+  const names = (annotations: string) =>
+    container === undefined
+      ? `(${keys} in ${annotations} && ${annotations}[${keys}].split('#')[0].split(',').exists(id, id.trim() in ['*', ${celString(rule)}]))`
+      : `${keys}.exists(k, k in ${annotations} && ${annotations}[k].split('#')[0].split(',').exists(id, id.trim() in ['*', ${celString(rule)}]))`;
+  const ruleAllowed = `(!('annotationRules' in params.data) || ${celString(rule)} in params.data.annotationRules.split(','))`;
+  const byAnnotation = `(${annotationsHonoured(denying)} && ${ruleAllowed} && (${names('variables.objectAnnotations')} || ${names('variables.podAnnotations')}))`;
+  return `(${byAnnotation} || ${byConfig(rule, container === undefined ? "''" : `${container}.name`)})`;
+}
+
+/**
+ * The config's ignore entries, one per line of the `ignore` parameter:
+ * `rules;kind;namespace;name;container`, rules `*` or comma-separated, the rest anchored regular
+ * expressions made from the globs (see params.ts).
+ */
+function byConfig(rule: string, containerName: string): string {
+  const field = (index: number) => `e.split(';')[${index}]`;
+  return (
+    `params.data[?'ignore'].orValue('').split('\\n').exists(e, size(e.split(';')) == 5 && ` +
+    `(${field(0)} == '*' || ${celString(rule)} in ${field(0)}.split(',')) && object.kind.matches(${field(1)}) && ` +
+    `request.namespace.matches(${field(2)}) && variables.name.matches(${field(3)}) && ${containerName}.matches(${field(4)}))`
+  );
+}

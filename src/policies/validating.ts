@@ -1,0 +1,94 @@
+// The ValidatingAdmissionPolicies: one per role a finding can play at admission, each with the
+// CEL of every rule that has one. A namespace's mode (from the parameters and its label) picks the
+// policy that runs there: warn shows errors and warnings as warnings; enforce denies errors and
+// warns on warnings; infos go to the audit log only, as the webhook never shows them.
+import type { AnyRule, RulePolicyCheck, Severity } from '../engine/rule.js';
+import { celString } from './cel.js';
+import { matchConstraints, modeExpression, sharedVariables } from './shape.js';
+import { suppressed } from './suppression-cel.js';
+
+export type PolicyRole = 'warn' | 'enforce-deny' | 'enforce-warn' | 'audit';
+
+interface Role {
+  mode: 'warn' | 'enforce' | 'any';
+  severities: Severity[];
+  actions: string[];
+}
+
+export const ROLES: Record<PolicyRole, Role> = {
+  warn: { mode: 'warn', severities: ['error', 'warning'], actions: ['Warn', 'Audit'] },
+  'enforce-deny': { mode: 'enforce', severities: ['error'], actions: ['Deny', 'Audit'] },
+  'enforce-warn': { mode: 'enforce', severities: ['warning'], actions: ['Warn', 'Audit'] },
+  audit: { mode: 'any', severities: ['info'], actions: ['Audit'] },
+};
+
+export const POLICY_PREFIX = 'probe-lint';
+
+/** The rules with CEL, and their checks. */
+export function policyRules(rules: readonly AnyRule[]): { rule: AnyRule; check: RulePolicyCheck }[] {
+  return rules.flatMap((rule) => ('over' in rule.meta.policy ? [{ rule, check: rule.meta.policy }] : []));
+}
+
+export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): Record<string, unknown> {
+  const { mode, severities } = ROLES[role];
+  const denying = role === 'enforce-deny';
+  const modeCondition = mode === 'any' ? `${modeExpression()} != 'off'` : `${modeExpression()} == ${celString(mode)}`;
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: `${POLICY_PREFIX}-${role}`, labels: { 'app.kubernetes.io/name': 'probe-lint' } },
+    spec: {
+      // A CEL error (a shape no rule foresaw) admits the object, as the webhook's failurePolicy does.
+      failurePolicy: 'Ignore',
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: matchConstraints(),
+      // Not a match condition: those do not see namespaceObject (its labels set the mode).
+      variables: [{ name: 'active', expression: modeCondition }, ...sharedVariables(rules.map((rule) => rule.meta.id))],
+      validations: policyRules(rules).map(({ rule, check }) => validation(rule.meta.id, check, check.severity ?? rule.meta.severity, severities, denying)),
+    },
+  };
+}
+
+function validation(id: string, check: RulePolicyCheck, defaultSeverity: Severity, severities: Severity[], denying: boolean): Record<string, string> {
+  const severity = `params.data[?${celString(`severity.${id}`)}].orValue(${celString(defaultSeverity)})`;
+  const applies = `variables.active && ${severity} in [${severities.map(celString).join(', ')}] && variables.changed`;
+  const label = (text: string) => `'[${id}] ' + ${text}`;
+  if (check.over === 'object') {
+    const problems = `(${check.problems})`;
+    return {
+      expression: `!(${applies}) || ${suppressed(id, undefined, denying)} || size(${problems}) == 0`,
+      messageExpression: label(`${problems}.join('; ')`),
+    };
+  }
+  const containers = check.over === 'probed' ? 'variables.probed' : 'variables.longRunning';
+  const problems = `(${check.problems})`;
+  const reported = `!${suppressed(id, 'c', denying)} && size(${problems}) > 0`;
+  return {
+    expression: `!(${applies}) || ${containers}.all(c, !(${reported}))`,
+    messageExpression: label(`${containers}.filter(c, ${reported}).map(c, 'container "' + c.name + '": ' + ${problems}.join('; ')).join('; ')`),
+  };
+}
+
+/** A binding for each policy: its parameters, and the namespaces probe-lint never checks. */
+export function validatingBinding(
+  role: PolicyRole,
+  parameters: { name: string; namespace: string },
+  excludedNamespaces: readonly string[],
+): Record<string, unknown> {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: `${POLICY_PREFIX}-${role}`, labels: { 'app.kubernetes.io/name': 'probe-lint' } },
+    spec: {
+      policyName: `${POLICY_PREFIX}-${role}`,
+      validationActions: ROLES[role].actions,
+      // Without its ConfigMap the binding admits everything, rather than denying everything.
+      paramRef: { ...parameters, parameterNotFoundAction: 'Allow' },
+      matchResources: excludedNamespacesSelector(excludedNamespaces),
+    },
+  };
+}
+
+export function excludedNamespacesSelector(excluded: readonly string[]): Record<string, unknown> {
+  return { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [...excluded] }] } };
+}

@@ -1,0 +1,290 @@
+// The rules as admission policies (`probe-lint policies`), judged by the real API server: it accepts
+// them (CEL type-checked), and what they report equals what the engine reports, object by object
+// and rule by rule, over every rule fixture and every pod-bearing object of the real corpus; they
+// deny in enforce mode, inject startup probes into real Pods, honour suppression annotations, and
+// follow their parameters without being re-applied.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { stringify } from 'yaml';
+import { RULES } from '../../rules/index.js';
+import type { ProbeLintConfig } from '../../src/engine/config.js';
+import { Engine } from '../../src/engine/engine.js';
+import { unknownCluster, type ClusterFacts } from '../../src/engine/cluster-facts.js';
+import { isKubeObject } from '../../src/model/resource.js';
+import { generatePolicies } from '../../src/policies/generate.js';
+import { policyRules } from '../../src/policies/validating.js';
+import { lintDocumentsOf } from '../../src/source/documents.js';
+import { SourceFile } from '../../src/source/source-file.js';
+import { eventually, ROOT, SHARED } from '../helpers.js';
+import { startCluster, type Cluster } from './cluster.js';
+
+const PARAMS_NAMESPACE = 'probe-lint';
+/** Infos raised to warnings, so that every rule the policies cover shows as a warning on a dry run; a dense cluster, so the exec rule speaks. */
+const PARITY_CONFIG: ProbeLintConfig = {
+  rules: { 'missing-liveness-probe': 'warning', 'missing-readiness-probe': 'warning', 'liveness-without-startup-probe': 'warning' },
+  cluster: { podsPerNode: 80 },
+  webhook: { namespaces: { strict: { mode: 'enforce' }, quiet: { mode: 'off' } } },
+};
+const COVERED = new Set(policyRules(RULES).map(({ rule }) => rule.meta.id));
+const RESOURCES: Record<string, string> = {
+  Pod: '/api/v1/namespaces/NS/pods',
+  ReplicationController: '/api/v1/namespaces/NS/replicationcontrollers',
+  PodTemplate: '/api/v1/namespaces/NS/podtemplates',
+  Deployment: '/apis/apps/v1/namespaces/NS/deployments',
+  StatefulSet: '/apis/apps/v1/namespaces/NS/statefulsets',
+  DaemonSet: '/apis/apps/v1/namespaces/NS/daemonsets',
+  ReplicaSet: '/apis/apps/v1/namespaces/NS/replicasets',
+  Job: '/apis/batch/v1/namespaces/NS/jobs',
+  CronJob: '/apis/batch/v1/namespaces/NS/cronjobs',
+};
+const API_VERSIONS: Record<string, string> = { '': 'v1', apps: 'apps/v1', batch: 'batch/v1' };
+
+let cluster: Cluster;
+
+async function applyPolicies(config: ProbeLintConfig): Promise<void> {
+  const objects = generatePolicies(config, RULES, { namespace: PARAMS_NAMESPACE, today: new Date().toISOString().slice(0, 10) });
+  const applied = await cluster.kubectl(['apply', '--server-side', '--force-conflicts', '-f', '-'], {
+    input: objects.map((object) => stringify(object)).join('---\n'),
+  });
+  assert.equal(applied.code, 0, applied.stderr);
+}
+
+/** A namespace, once its default ServiceAccount exists (Pods are refused before that). */
+async function namespace(name: string, labels: Record<string, string> = {}): Promise<void> {
+  await cluster.api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
+  await eventually(
+    `the ServiceAccount of ${name}`,
+    async () => ((await cluster.api('GET', `/api/v1/namespaces/${name}/serviceaccounts/default`)).status === 200 ? true : undefined),
+    30_000,
+  );
+}
+
+/** Creates `object` in `ns` (a dry run unless `persist`); the rule ids of the policies' warnings, or why it was refused. */
+async function create(object: any, ns: string, persist = false): Promise<{ status: number; rules: string[]; message: string; stored: any }> {
+  const path = RESOURCES[object.kind]!.replace('NS', ns) + (persist ? '' : '?dryRun=All');
+  const reply = await cluster.api('POST', path, { ...object, metadata: { ...object.metadata, namespace: ns } });
+  const warning = reply.headers.warning;
+  const warnings = typeof warning === 'string' ? warning : Array.isArray(warning) ? warning.join(', ') : '';
+  const rules = [...new Set([...warnings.matchAll(/\[([a-z][a-z-]+)\]/g)].map((match) => match[1]!))].sort();
+  return { status: reply.status, rules, message: reply.status >= 300 ? String(reply.json?.message ?? reply.json) : warnings, stored: reply.json };
+}
+
+/** The engine's findings for the same object, in the rules the policies cover, at the severities shown at admission. */
+function engineRules(object: unknown, config: ProbeLintConfig, cluster: ClusterFacts): string[] {
+  const engine = new Engine(RULES, { config, cluster });
+  const source = new SourceFile('object.json', JSON.stringify(object));
+  const { findings } = engine.lint(lintDocumentsOf(source));
+  return [...new Set(findings.filter((finding) => finding.severity !== 'info' && COVERED.has(finding.rule)).map((finding) => finding.rule))].sort();
+}
+
+/** Every built-in pod-bearing object of the rule fixtures and of the real corpus, with where it came from. */
+function parityObjects(): { from: string; object: any }[] {
+  const walk = (directory: string): string[] =>
+    readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(directory, entry.name)) : /\.(ya?ml|json)$/.test(entry.name) ? [join(directory, entry.name)] : [],
+    );
+  const files = walk(join(ROOT, 'rules')).filter((file) => file.includes('/fixtures/'));
+  const corpus = join(SHARED, 'corpus/real');
+  if (existsSync(corpus)) files.push(...walk(corpus));
+  const objects: { from: string; object: any }[] = [];
+  for (const file of files.sort()) {
+    const source = new SourceFile(file, readFileSync(file, 'utf8'));
+    for (const document of lintDocumentsOf(source)) {
+      for (const resource of document.resources) {
+        const object = resource.object as any;
+        const group = String(object.apiVersion).includes('/') ? String(object.apiVersion).split('/')[0]! : '';
+        if (!isKubeObject(object) || RESOURCES[object.kind] === undefined || API_VERSIONS[group] !== object.apiVersion) continue;
+        const { status: _status, ...rest } = object;
+        const metadata = { ...(rest.metadata ?? {}), name: typeof rest.metadata?.name === 'string' ? rest.metadata.name : `unnamed-${objects.length}` };
+        delete metadata.namespace;
+        objects.push({
+          from: `${file.replace(`${ROOT}/`, '').replace(`${SHARED}/`, '../shared/')}: ${object.kind}/${metadata.name}`,
+          object: { ...rest, metadata },
+        });
+      }
+    }
+  }
+  return objects;
+}
+
+before(async () => {
+  cluster = await startCluster();
+  await namespace(PARAMS_NAMESPACE);
+  await namespace('parity');
+  await namespace('strict');
+  await namespace('quiet');
+  await namespace('injected', { 'probe-lint.dev/inject-startup-probe': 'true' });
+  await namespace('labelled-enforce', { 'probe-lint.dev/mode': 'enforce' });
+  await namespace('labelled-off', { 'probe-lint.dev/mode': 'off' });
+  await applyPolicies(PARITY_CONFIG);
+  // Policies and their parameters reach the admission plugin through informers.
+  await eventually(
+    'the policies to act',
+    async () =>
+      (await create(podWith({ livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } }), 'parity')).rules.includes('timeout-not-below-period')
+        ? true
+        : undefined,
+    30_000,
+  );
+});
+after(async () => cluster?.stop());
+
+function podWith(probes: Record<string, unknown>, annotations: Record<string, string> = {}, ports: unknown[] = []): any {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `pod-${Math.random().toString(36).slice(2, 8)}`, annotations },
+    spec: { containers: [{ name: 'web', image: 'registry.example.com/web:1', ports, readinessProbe: { httpGet: { path: '/ready', port: 8080 } }, ...probes }] },
+  };
+}
+
+describe('admission policies', () => {
+  it('are accepted by the API server, every CEL expression type-checked without a warning', async () => {
+    const policies = await cluster.api('GET', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies');
+    assert.equal(policies.json.items.length, 4);
+    for (const policy of policies.json.items) {
+      assert.deepEqual(policy.status?.typeChecking?.expressionWarnings ?? [], [], `${policy.metadata.name}: ${JSON.stringify(policy.status)}`);
+    }
+    const mutating = await cluster.api('GET', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies');
+    assert.deepEqual(
+      mutating.json.items.map((policy: any) => policy.metadata.name),
+      ['probe-lint-liveness-without-startup-probe'],
+    );
+  });
+
+  it('report what the engine reports, object by object and rule by rule, on every fixture and corpus object', async () => {
+    const facts: ClusterFacts = { ...unknownCluster(), podsPerNode: 80, source: 'config' };
+    const objects = parityObjects();
+    const tally = { objects: objects.length, refused: 0, findings: 0, matching: 0, differences: [] as string[] };
+    const refusals = new Map<string, number>();
+    let next = 0;
+    const worker = async () => {
+      while (next < objects.length) {
+        const { from, object } = objects[next++]!;
+        const expected = engineRules(object, PARITY_CONFIG, facts);
+        const result = await create(object, 'parity');
+        if (result.status >= 300) {
+          // Refused before the policies ran: by decoding or validation (the engine's error rules say why, or the object is broken otherwise).
+          tally.refused++;
+          const reason = result.message.replace(/"[^"]*"/g, '""').slice(0, 60);
+          refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
+          continue;
+        }
+        tally.findings += expected.length;
+        tally.matching += expected.filter((rule) => result.rules.includes(rule)).length;
+        if (expected.join() !== result.rules.join()) tally.differences.push(`${from}: engine [${expected.join(', ')}], policies [${result.rules.join(', ')}]`);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    console.log(
+      `policy parity: ${tally.objects} objects, ${tally.refused} refused by the API server before admission policies, ` +
+        `${tally.findings} engine findings in covered rules, ${tally.matching} reported by the policies, ${tally.differences.length} objects differ`,
+    );
+    for (const [reason, count] of [...refusals].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  refused ${count}×: ${reason}`);
+    assert.ok(tally.objects > 100 && tally.findings > 100, JSON.stringify(tally));
+    assert.deepEqual(tally.differences, []);
+  });
+
+  it('deny errors in an enforce namespace and only warn on warnings there; do nothing where the mode is off', async () => {
+    const undeclared = podWith({ livenessProbe: { tcpSocket: { port: 'metrics' } } });
+    const denied = await create(undeclared, 'strict');
+    assert.equal(denied.status, 422);
+    assert.match(denied.message, /\[probe-port-not-declared\] container "web": livenessProbe\.tcpSocket\.port "metrics" is not a declared port/);
+    const warned = await create(podWith({ livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } }), 'strict');
+    assert.equal(warned.status, 201);
+    assert.deepEqual(warned.rules, ['timeout-not-below-period']);
+    const off = await create(undeclared, 'quiet');
+    assert.equal(off.status, 201);
+    assert.deepEqual(off.rules, []);
+    // The namespace label may tighten the default (warn) but not loosen it (webhook.namespaceLabels: tighten-only).
+    assert.equal((await create(undeclared, 'labelled-enforce')).status, 422);
+    const labelledOff = await create(undeclared, 'labelled-off');
+    assert.equal(labelledOff.status, 201);
+    assert.deepEqual(labelledOff.rules, ['probe-port-not-declared']);
+  });
+
+  it('honour the object’s ignore annotations in warn mode, and not for a denial in enforce mode', async () => {
+    const slow = { livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } };
+    assert.deepEqual((await create(podWith(slow, { 'probe-lint.dev/ignore': 'timeout-not-below-period # vendor image' }), 'parity')).rules, []);
+    assert.deepEqual((await create(podWith(slow, { 'probe-lint.dev/ignore.web': '*' }), 'parity')).rules, []);
+    assert.deepEqual((await create(podWith(slow, { 'probe-lint.dev/ignore.other': '*' }), 'parity')).rules, ['timeout-not-below-period']);
+    const undeclared = podWith({ livenessProbe: { tcpSocket: { port: 'metrics' } } }, { 'probe-lint.dev/ignore': '*' });
+    assert.equal((await create(undeclared, 'strict')).status, 422);
+  });
+
+  it('inject the engine’s startup probe into a real Pod where the namespace opts in, and record it', async () => {
+    const pod = podWith({ livenessProbe: { httpGet: { path: '/livez', port: 8080 }, initialDelaySeconds: 90, periodSeconds: 15 } });
+    const created = await create(pod, 'injected', true);
+    assert.equal(created.status, 201, created.message);
+    const stored = (await cluster.api('GET', `/api/v1/namespaces/injected/pods/${pod.metadata.name}`)).json;
+    const container = stored.spec.containers[0];
+    // The engine's fix for the same Pod, as the webhook would apply it.
+    const engine = new Engine(RULES, { config: {}, cluster: unknownCluster() });
+    const finding = engine
+      .lint(lintDocumentsOf(new SourceFile('pod.json', JSON.stringify(pod))))
+      .findings.find((candidate) => candidate.rule === 'liveness-without-startup-probe')!;
+    const startup = finding.fix!.find((operation) => operation.path.endsWith('/startupProbe')) as { value: any };
+    assert.deepEqual(
+      { ...container.startupProbe, httpGet: { path: container.startupProbe.httpGet.path, port: container.startupProbe.httpGet.port } },
+      // The API server defaults what the fix leaves out (timeoutSeconds 1, successThreshold 1).
+      { timeoutSeconds: 1, successThreshold: 1, ...startup.value, httpGet: { path: '/livez', port: 8080 } },
+    );
+    assert.equal(container.livenessProbe.initialDelaySeconds ?? 0, 0);
+    assert.equal(stored.metadata.annotations['probe-lint.dev/injected'], 'liveness-without-startup-probe:web');
+    // Not where the namespace does not opt in.
+    const plain = await create(podWith({ livenessProbe: { httpGet: { path: '/livez', port: 8080 }, initialDelaySeconds: 90 } }), 'parity', true);
+    assert.equal(plain.stored.spec.containers[0].startupProbe, undefined);
+  });
+
+  it('leave an UPDATE alone when the pod template did not change, and report one that changes it', async () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'legacy' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'legacy' } },
+        template: { metadata: { labels: { app: 'legacy' } }, spec: podWith({ livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } }).spec },
+      },
+    };
+    const created = await create(deployment, 'parity', true);
+    assert.deepEqual(created.rules, ['timeout-not-below-period']);
+    const path = `/apis/apps/v1/namespaces/parity/deployments/legacy`;
+    const scaled = await cluster.api('PATCH', path, { spec: { replicas: 3 } }, { 'content-type': 'application/merge-patch+json' });
+    assert.equal(scaled.status, 200);
+    assert.equal(scaled.headers.warning, undefined, 'scaling a legacy Deployment is not reported again');
+    const image = { spec: { template: { spec: { containers: [{ name: 'web', image: 'registry.example.com/web:2' }] } } } };
+    const changed = await cluster.api('PATCH', path, image, { 'content-type': 'application/strategic-merge-patch+json' });
+    assert.match(String(changed.headers.warning), /\[timeout-not-below-period\]/);
+  });
+
+  it('follow a change of their parameters without being applied again', async () => {
+    const slow = podWith({ livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } });
+    assert.equal((await create(slow, 'parity')).status, 201);
+    const patched = await cluster.api(
+      'PATCH',
+      `/api/v1/namespaces/${PARAMS_NAMESPACE}/configmaps/probe-lint-policy`,
+      { data: { defaultMode: 'enforce', 'severity.timeout-not-below-period': 'error' } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
+    assert.equal(patched.status, 200);
+    await eventually('the new parameters', async () => ((await create(slow, 'parity')).status === 422 ? true : undefined), 30_000);
+    // A config exemption, carried by the parameters as a regular expression per glob.
+    await cluster.api(
+      'PATCH',
+      `/api/v1/namespaces/${PARAMS_NAMESPACE}/configmaps/probe-lint-policy`,
+      { data: { ignore: 'timeout-not-below-period;^Pod$;^par.*$;^.*$;^web$' } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
+    await eventually('the exemption', async () => ((await create(slow, 'parity')).status === 201 ? true : undefined), 30_000);
+    await cluster.api(
+      'PATCH',
+      `/api/v1/namespaces/${PARAMS_NAMESPACE}/configmaps/probe-lint-policy`,
+      { data: { defaultMode: 'warn', 'severity.timeout-not-below-period': null, ignore: null } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
+    await eventually('the parameters restored', async () => ((await create(slow, 'parity')).status === 201 ? true : undefined), 30_000);
+  });
+});
