@@ -1,4 +1,4 @@
-// The layers of src/, bottom to top: model → engine → {source, report, cluster} → {fix, webhook} → cli.
+// The layers of src/, bottom to top: model → engine → {source, report, cluster, policies} → {fix, webhook} → cli.
 // A module imports only from its own layer and those below; a rule imports only src/rule-api.ts.
 const layer = (name, allowed) => ({
   name: `${name}-imports-only-below`,

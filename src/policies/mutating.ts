@@ -4,8 +4,8 @@
 // ignored, the config's default), the rule's own fix, recorded in probe-lint.dev/injected.
 // Workload templates stay with the webhook (webhook.mutateTemplates).
 import type { AnyRule, RulePolicyCheck } from '../engine/rule.js';
-import { INJECTED_ANNOTATION } from '../webhook/mutate.js';
-import { celString } from './cel.js';
+import { INJECTED_ANNOTATION } from '../engine/admission-names.js';
+import { celString } from '../engine/cel.js';
 import { modeExpression, sharedVariables } from './shape.js';
 import { suppressed } from './suppression-cel.js';
 import { excludedNamespacesSelector, POLICY_PREFIX } from './validating.js';

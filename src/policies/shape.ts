@@ -1,7 +1,7 @@
 // What the policies match and the CEL variables every rule's CEL reads: where each kind keeps its
 // pod spec and pod metadata, the containers by role, the annotations, the namespace's mode.
-import { MODE_LABEL } from '../webhook/namespace-policy.js';
-import { celString } from './cel.js';
+import { MODE_LABEL } from '../engine/admission-names.js';
+import { celString } from '../engine/cel.js';
 
 /** The kinds with a pod spec, as the webhook matches them (pod-site.ts knows the same paths). */
 export const POD_KINDS = {

@@ -3,7 +3,7 @@
 // template), when the parameters allow them, and the config's ignore entries, which the parameters
 // carry as regular expressions.
 import { IGNORE_ANNOTATION } from '../engine/suppression.js';
-import { celString } from './cel.js';
+import { celString } from '../engine/cel.js';
 
 /** Whether annotations count in this policy: not at all when strict, and in the denying policy only when annotationsInEnforce. */
 export function annotationsHonoured(denying: boolean): string {

@@ -3,7 +3,7 @@
 // policy that runs there: warn shows errors and warnings as warnings; enforce denies errors and
 // warns on warnings; infos go to the audit log only, as the webhook never shows them.
 import type { AnyRule, RulePolicyCheck, Severity } from '../engine/rule.js';
-import { celString } from './cel.js';
+import { celString } from '../engine/cel.js';
 import { matchConstraints, modeExpression, sharedVariables } from './shape.js';
 import { suppressed } from './suppression-cel.js';
 

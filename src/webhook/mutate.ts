@@ -1,4 +1,5 @@
 import fastJsonPatch from 'fast-json-patch';
+import { INJECTED_ANNOTATION } from '../engine/admission-names.js';
 import type { WebhookConfig } from '../engine/config.js';
 import type { Engine } from '../engine/engine.js';
 import type { AnyRule, PatchOperation } from '../engine/rule.js';
@@ -9,7 +10,6 @@ import { lintAdmitted, type AdmissionLimits } from './admission-lint.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 import type { NamespacePolicy } from './namespace-policy.js';
 
-export const INJECTED_ANNOTATION = 'probe-lint.dev/injected';
 /** A fix may only touch a container's probes: anything else is not ours to change at admission. */
 const PROBE_PATH = /\/(?:containers|initContainers)\/\d+\/(?:livenessProbe|readinessProbe|startupProbe)(?:\/|$)/;
 

@@ -2,7 +2,8 @@ import type { NamespaceLabels } from '../cluster/namespace-cache.js';
 import type { WebhookConfig, WebhookMode } from '../engine/config.js';
 import type { AdmissionOptIn } from '../engine/rule.js';
 
-export const MODE_LABEL = 'probe-lint.dev/mode';
+import { MODE_LABEL } from '../engine/admission-names.js';
+
 const MODES = new Set<string>(['enforce', 'warn', 'off']);
 const STRICTNESS: Record<WebhookMode, number> = { off: 0, warn: 1, enforce: 2 };
 
