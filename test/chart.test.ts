@@ -2,6 +2,9 @@
 // probe-lint's own verdict on the rendered chart.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { helm } from './tools.js';
@@ -195,6 +198,17 @@ describe('Helm chart', () => {
       assert.match(run.stderr, message);
     });
   }
+
+  it('reads an unquoted `mode: off` (a YAML 1.1 boolean to Helm) as the mode off', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'probe-lint-chart-'));
+    writeFileSync(join(directory, 'values.yaml'), 'config:\n  webhook:\n    mode: off\n    namespaces:\n      legacy:\n        mode: off\n');
+    const { objects } = render('--values', join(directory, 'values.yaml'));
+    const config = parseAllDocuments(byKind(objects, 'ConfigMap')[0].data['probe-lint.yaml'])[0]!.toJS();
+    assert.deepEqual(config.webhook, { mode: 'off', injectStartupProbe: false, mutateTemplates: false, namespaces: { legacy: { mode: 'off' } } });
+    const written = join(directory, 'probe-lint.yaml');
+    writeFileSync(written, byKind(objects, 'ConfigMap')[0].data['probe-lint.yaml']);
+    assert.equal(runCli(['policies', '--config', written]).code, 0, 'the webhook reads the same file without a complaint');
+  });
 
   it('gives no probe-lint findings at all when its rendered output is linted', () => {
     for (const args of [[], ['--set', 'certManager.enabled=true']]) {

@@ -2,6 +2,7 @@ import { RULES } from '../../rules/index.js';
 import type { ClusterAccess } from '../cluster/cluster-access.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import { Engine } from '../engine/engine.js';
+import { webhookRules } from '../policies/coverage.js';
 import { createLogger, flushLogger } from '../webhook/logger.js';
 import { WebhookMetrics } from '../webhook/metrics.js';
 import { NamespacePolicy } from '../webhook/namespace-policy.js';
@@ -29,14 +30,15 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
       return 2;
     }
   }
-  const engine = new Engine(RULES, { config, cluster: cluster?.refresher ?? clusterFactsFrom(config, undefined), strict: args.strict });
+  const rules = webhookRules(RULES, config);
+  const engine = new Engine(rules, { config, cluster: cluster?.refresher ?? clusterFactsFrom(config, undefined), strict: args.strict });
   const policy = new NamespacePolicy(config.webhook ?? {}, cluster?.namespaces);
   const host = args.host ?? defaultHost();
   let server;
   try {
     server = await createWebhookServer({
       engine,
-      rules: RULES,
+      rules,
       policy,
       webhook: config.webhook ?? {},
       tls: { certFile: args.tlsCert, keyFile: args.tlsKey, ...(args.clientCa ? { clientCaFile: args.clientCa } : {}) },

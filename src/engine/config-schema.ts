@@ -129,6 +129,11 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
               'Let probe-lint.dev/ignore annotations on the object lift a denial in enforce mode (default false: in enforce mode only the config exempts; in warn mode annotations still suppress warnings).',
           },
           ...optInProperties,
+          coveredByPolicies: {
+            type: 'boolean',
+            description:
+              'The admission policies (probe-lint policies) are installed too: the webhook leaves the rules they cover, and their fixes, to them (the chart sets this with policies.enabled).',
+          },
           mutateTemplates: {
             type: 'boolean',
             description:

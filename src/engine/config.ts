@@ -27,6 +27,7 @@ export interface WebhookConfig {
   namespaceLabels?: NamespaceLabelTrust;
   annotationsInEnforce?: boolean;
   mutateTemplates?: boolean;
+  coveredByPolicies?: boolean;
   fixAtAdmission?: string[];
   maxContainersPerReview?: number;
   namespaces?: Record<string, { mode?: WebhookMode; [optIn: string]: unknown }>;

@@ -10,7 +10,9 @@ export function policyParameters(config: ProbeLintConfig, rules: readonly AnyRul
   const webhook = config.webhook ?? {};
   data.defaultMode = webhook.mode ?? 'warn';
   data.namespaceLabels = webhook.namespaceLabels ?? 'tighten-only';
-  const pinned = Object.entries(webhook.namespaces ?? {}).filter(([, entry]) => entry.mode !== undefined);
+  // Sorted by namespace, as Helm ranges over a map: the chart's rendering is the same.
+  const namespaces = Object.entries(webhook.namespaces ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const pinned = namespaces.filter(([, entry]) => entry.mode !== undefined);
   if (pinned.length > 0) data.namespaceModes = pinned.map(([namespace, entry]) => `${namespace}=${entry.mode}`).join(',');
   data.annotations = String(config.suppression?.annotations !== false);
   data.annotationsInEnforce = String(webhook.annotationsInEnforce === true);
@@ -49,9 +51,7 @@ export function policyParameters(config: ProbeLintConfig, rules: readonly AnyRul
 /** A shell glob as an anchored RE2 expression (no glob, or `*`, matches anything). */
 export function globRegex(glob: string | undefined): string {
   if (glob === undefined) return '^.*$';
-  const body = glob
-    .replace(/[\\^$.|+()[\]{}]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return `^${body}$`;
+  // Go's regexp.QuoteMeta (what the chart's template uses), then the glob's wildcards.
+  const quoted = glob.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+  return `^${quoted.replace(/\\\*/g, '.*').replace(/\\\?/g, '.')}$`;
 }

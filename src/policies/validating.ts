@@ -3,7 +3,7 @@
 // policy that runs there: warn shows errors and warnings as warnings; enforce denies errors and
 // warns on warnings; infos go to the audit log only, as the webhook never shows them.
 import type { AnyRule, RulePolicyCheck, Severity } from '../engine/rule.js';
-import { celString } from '../engine/cel.js';
+import { bind, celString } from '../engine/cel.js';
 import { matchConstraints, modeExpression, sharedVariables } from './shape.js';
 import { suppressed } from './suppression-cel.js';
 
@@ -43,29 +43,37 @@ export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): R
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
       matchConstraints: matchConstraints(),
       // Not a match condition: those do not see namespaceObject (its labels set the mode).
-      variables: [{ name: 'active', expression: modeCondition }, ...sharedVariables(rules.map((rule) => rule.meta.id))],
-      validations: policyRules(rules).map(({ rule, check }) => validation(rule.meta.id, check, check.severity ?? rule.meta.severity, severities, denying)),
+      variables: [
+        { name: 'active', expression: modeCondition },
+        ...sharedVariables(rules.map((rule) => rule.meta.id)),
+        // Per rule, what it reports: one text per container (or for the object), suppressed ones left out.
+        ...policyRules(rules).map(({ rule, check }) => ({ name: foundVariable(rule.meta.id), expression: found(rule.meta.id, check, denying) })),
+      ],
+      validations: policyRules(rules).map(({ rule, check }) => validation(rule.meta.id, check.severity ?? rule.meta.severity, severities)),
     },
   };
 }
 
-function validation(id: string, check: RulePolicyCheck, defaultSeverity: Severity, severities: Severity[], denying: boolean): Record<string, string> {
+/** The name of a rule's variable: CEL identifiers have no dashes. */
+function foundVariable(id: string): string {
+  return `found_${id.replace(/-/g, '_')}`;
+}
+
+/** CEL for the list of texts a rule reports: `container "web": problem; problem`, or the object's problems. */
+function found(id: string, check: RulePolicyCheck, denying: boolean): string {
+  const problems = `(${check.problems})`;
+  if (check.over === 'object') return `${suppressed(id, undefined, denying)} ? [] : ${problems}`;
+  const containers = check.over === 'probed' ? 'variables.probed' : 'variables.longRunning';
+  const text = bind('ps', problems, `(size(ps) > 0 ? 'container "' + c.name + '": ' + ps.join('; ') : '')`);
+  return `${containers}.filter(c, !${suppressed(id, 'c', denying)}).map(c, ${text}).filter(t, t != '')`;
+}
+
+function validation(id: string, defaultSeverity: Severity, severities: Severity[]): Record<string, string> {
   const severity = `params.data[?${celString(`severity.${id}`)}].orValue(${celString(defaultSeverity)})`;
   const applies = `variables.active && ${severity} in [${severities.map(celString).join(', ')}] && variables.changed`;
-  const label = (text: string) => `'[${id}] ' + ${text}`;
-  if (check.over === 'object') {
-    const problems = `(${check.problems})`;
-    return {
-      expression: `!(${applies}) || ${suppressed(id, undefined, denying)} || size(${problems}) == 0`,
-      messageExpression: label(`${problems}.join('; ')`),
-    };
-  }
-  const containers = check.over === 'probed' ? 'variables.probed' : 'variables.longRunning';
-  const problems = `(${check.problems})`;
-  const reported = `!${suppressed(id, 'c', denying)} && size(${problems}) > 0`;
   return {
-    expression: `!(${applies}) || ${containers}.all(c, !(${reported}))`,
-    messageExpression: label(`${containers}.filter(c, ${reported}).map(c, 'container "' + c.name + '": ' + ${problems}.join('; ')).join('; ')`),
+    expression: `!(${applies}) || size(variables.${foundVariable(id)}) == 0`,
+    messageExpression: `'[${id}] ' + variables.${foundVariable(id)}.join('; ')`,
   };
 }
 

@@ -93,3 +93,18 @@ namespaceSelector:
       values: ["off"]
     {{- end }}
 {{- end -}}
+
+{{/*
+The probe-lint config from .Values.config. Helm reads values files as YAML 1.1, where an unquoted
+`mode: off` is the boolean false: it is read back as the mode "off", as the user meant.
+*/}}
+{{- define "probe-lint.config" -}}
+{{- $config := deepCopy (.Values.config | default dict) -}}
+{{- with $config.webhook -}}
+{{- if and (hasKey . "mode") (eq (toString .mode) "false") }}{{ $_ := set . "mode" "off" }}{{ end -}}
+{{- range $namespace, $entry := (.namespaces | default dict) -}}
+{{- if and (hasKey $entry "mode") (eq (toString $entry.mode) "false") }}{{ $_ := set $entry "mode" "off" }}{{ end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $config -}}
+{{- end -}}
