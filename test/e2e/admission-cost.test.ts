@@ -10,7 +10,7 @@ import { RULES } from '../../rules/index.js';
 import { generatePolicies } from '../../src/policies/generate.js';
 import { bulkClient } from './bulk.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { applyWebhookConfigurations, installChart, renderChart, startWebhook, type RenderedChart, type Webhook } from './install.js';
+import { applyWebhookConfigurations, installChartWithoutWebhooks, renderChart, startWebhook, type RenderedChart, type Webhook } from './install.js';
 
 const PODS = Number(process.env.PROBE_LINT_E2E_ADMISSION_PODS ?? 2000);
 
@@ -20,13 +20,7 @@ let webhook: Webhook;
 before(async () => {
   cluster = await startCluster();
   chart = renderChart();
-  await installChart(cluster, {
-    ...chart,
-    yaml: chart.objects
-      .filter((object) => !object.kind.endsWith('WebhookConfiguration'))
-      .map((object) => JSON.stringify(object))
-      .join('\n'),
-  });
+  await installChartWithoutWebhooks(cluster, chart);
   webhook = await startWebhook(cluster, chart);
 });
 after(async () => {

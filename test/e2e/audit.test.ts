@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT, runCli } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { installChart, renderChart, serviceAccountKubeconfig } from './install.js';
+import { installChartWithoutWebhooks, renderChart, serviceAccountKubeconfig } from './install.js';
 
 const WORKLOADS = join(ROOT, 'test/e2e/fixtures/workloads.yaml');
 
@@ -23,13 +23,7 @@ before(async () => {
   cluster = await startCluster();
   const chart = renderChart(['rbac.audit=true']);
   // The webhook is not running here: its configurations stay out.
-  await installChart(cluster, {
-    ...chart,
-    yaml: chart.objects
-      .filter((object) => !object.kind.endsWith('WebhookConfiguration'))
-      .map((object) => JSON.stringify(object))
-      .join('\n'),
-  });
+  await installChartWithoutWebhooks(cluster, chart);
   for (const namespace of ['shop', 'ops']) await cluster.kubectl(['create', 'namespace', namespace]);
   const applied = await cluster.kubectl(['apply', '-f', WORKLOADS]);
   assert.equal(applied.code, 0, applied.stderr);

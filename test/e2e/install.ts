@@ -44,6 +44,17 @@ export async function installChart(cluster: Cluster, chart: RenderedChart): Prom
   if (applied.code !== 0) throw new Error(`kubectl apply of the chart failed: ${applied.stderr}`);
 }
 
+/** Installs everything the chart renders but its webhook configurations (added later, or never, by the test). */
+export async function installChartWithoutWebhooks(cluster: Cluster, chart: RenderedChart): Promise<void> {
+  await installChart(cluster, {
+    ...chart,
+    yaml: chart.objects
+      .filter((object) => !object.kind.endsWith('WebhookConfiguration'))
+      .map((object) => JSON.stringify(object))
+      .join('\n'),
+  });
+}
+
 /**
  * Re-applies only the webhook configurations of a rendering (e.g. with another failurePolicy),
  * with the caBundle of the installed release: `helm template` cannot look the release's Secret up,
