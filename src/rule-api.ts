@@ -24,4 +24,4 @@ export { cloneJson } from './model/json-value.js';
 export { checkIdentity, requestPath } from './model/probe-check.js';
 export { intervalSeconds, secondsToAct, secondsToActText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';
-export { bind, celString, celStrings, eachProbe, effective, greatest, intOption, productText, resolvedPort } from './engine/cel.js';
+export { bind, celString, eachProbe, effective, greatest, intOption, productText, resolvedPort } from './engine/cel.js';

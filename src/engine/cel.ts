@@ -2,20 +2,14 @@
 // policies`). The API server evaluates it on the object after defaulting, so every probe number is
 // set; the helpers still fall back to the API defaults, as the engine does, for objects written
 // without them (dry runs of old manifests, tests).
-import { PROBE_DEFAULTS, type ProbeNumberField } from '../model/effective-probe.js';
+import { PROBE_DEFAULTS, PROBE_TYPES, probeField, type ProbeNumberField } from '../model/effective-probe.js';
 
 /** The probe fields, in the engine's order. */
-export const PROBE_FIELDS = ['startupProbe', 'livenessProbe', 'readinessProbe'] as const;
-export type ProbeField = (typeof PROBE_FIELDS)[number];
+const PROBE_FIELDS = PROBE_TYPES.map(probeField);
 
 /** A CEL string literal. */
 export function celString(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-/** A CEL list of string literals. */
-export function celStrings(texts: readonly string[]): string {
-  return `[${texts.map(celString).join(', ')}]`;
 }
 
 /** The effective value of a probe number: the field, or its API default when absent or 0. */
@@ -40,7 +34,7 @@ export function bind(name: string, value: string, body: string): string {
  * The problems of every probe of container `c`: `problem(probe, field)` is CEL for a list of
  * strings about one probe (bound to the variable `probe` names), field its name; the lists are joined.
  */
-export function eachProbe(problem: (probe: string, field: ProbeField) => string, container = 'c'): string {
+export function eachProbe(problem: (probe: string, field: string) => string, container = 'c'): string {
   return PROBE_FIELDS.map((field) => `(has(${container}.${field}) ? ${bind('p', `${container}.${field}`, `(${problem('p', field)})`)} : [])`).join(' + ');
 }
 

@@ -49,7 +49,7 @@ export interface PodSite {
 }
 
 // Where each built-in kind keeps its pod spec (k8s.io/api v1.36).
-const POD_SPEC_PATHS: Record<string, string> = {
+export const POD_SPEC_PATHS: Readonly<Record<string, string>> = {
   Pod: '/spec',
   PodTemplate: '/template/spec',
   ReplicationController: '/spec/template/spec',

@@ -4,7 +4,8 @@ import type { ProbeLintConfig } from '../engine/config.js';
 import type { AnyRule } from '../engine/rule.js';
 import { mutableRules, mutatingBinding, mutatingPolicy } from './mutating.js';
 import { policyParameters } from './params.js';
-import { POLICY_PREFIX, ROLES, validatingBinding, validatingPolicy, type PolicyRole } from './validating.js';
+import { POLICY_PREFIX, policyMetadata } from './shape.js';
+import { ROLES, validatingBinding, validatingPolicy, type PolicyRole } from './validating.js';
 
 export interface PolicyOptions {
   /** Where the parameters ConfigMap lives (probe-lint's namespace). */
@@ -34,7 +35,7 @@ export function generatePolicies(config: ProbeLintConfig, rules: readonly AnyRul
     {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: PARAMETERS_NAME, namespace: options.namespace, labels: { 'app.kubernetes.io/name': 'probe-lint' } },
+      metadata: policyMetadata(PARAMETERS_NAME, options.namespace),
       data: policyParameters(config, rules, options.today),
     },
     ...policyDefinitions(rules),

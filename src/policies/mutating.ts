@@ -6,9 +6,8 @@
 import type { AnyRule, RulePolicyCheck } from '../engine/rule.js';
 import { INJECTED_ANNOTATION } from '../engine/admission-names.js';
 import { celString } from '../engine/cel.js';
-import { modeExpression, sharedVariables } from './shape.js';
+import { bindingReferences, modeExpression, POLICY_PREFIX, policyMetadata, sharedVariables } from './shape.js';
 import { suppressed } from './suppression-cel.js';
-import { excludedNamespacesSelector, POLICY_PREFIX } from './validating.js';
 
 type Mutable = { rule: AnyRule; check: RulePolicyCheck & { mutation: NonNullable<RulePolicyCheck['mutation']> } };
 
@@ -51,7 +50,7 @@ export function mutatingPolicy({ rule, check }: Mutable, knownRules: readonly st
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingAdmissionPolicy',
-    metadata: { name: `${POLICY_PREFIX}-${id}`, labels: { 'app.kubernetes.io/name': 'probe-lint' } },
+    metadata: policyMetadata(`${POLICY_PREFIX}-${id}`),
     spec: {
       failurePolicy: 'Ignore',
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
@@ -85,7 +84,7 @@ export function mutatingBinding(
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingAdmissionPolicyBinding',
-    metadata: { name, labels: { 'app.kubernetes.io/name': 'probe-lint' } },
-    spec: { policyName: name, paramRef: { ...parameters, parameterNotFoundAction: 'Allow' }, matchResources: excludedNamespacesSelector(excludedNamespaces) },
+    metadata: policyMetadata(name),
+    spec: { policyName: name, ...bindingReferences(parameters, excludedNamespaces) },
   };
 }

@@ -2,13 +2,25 @@
 // pod spec and pod metadata, the containers by role, the annotations, the namespace's mode.
 import { MODE_LABEL } from '../engine/admission-names.js';
 import { celString } from '../engine/cel.js';
+import { POD_SPEC_PATHS } from '../model/pod-site.js';
 
-/** The kinds with a pod spec, as the webhook matches them (pod-site.ts knows the same paths). */
-export const POD_KINDS = {
-  core: { group: '', resources: ['pods', 'replicationcontrollers', 'podtemplates'] },
-  apps: { group: 'apps', resources: ['deployments', 'statefulsets', 'daemonsets', 'replicasets'] },
-  batch: { group: 'batch', resources: ['jobs', 'cronjobs'] },
-} as const;
+export const POLICY_PREFIX = 'probe-lint';
+
+/** Metadata of every object `probe-lint policies` makes. */
+export function policyMetadata(name: string, namespace?: string): Record<string, unknown> {
+  return { name, ...(namespace !== undefined ? { namespace } : {}), labels: { 'app.kubernetes.io/name': 'probe-lint' } };
+}
+
+/**
+ * What every binding shares: its parameters, and the namespaces probe-lint never checks. Without
+ * its ConfigMap a binding admits everything, rather than denying everything.
+ */
+export function bindingReferences(parameters: { name: string; namespace: string }, excluded: readonly string[]): Record<string, unknown> {
+  return {
+    paramRef: { ...parameters, parameterNotFoundAction: 'Allow' },
+    matchResources: { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [...excluded] }] } },
+  };
+}
 
 /** Pods on CREATE only (their probes are immutable), everything else on CREATE and UPDATE. */
 export function matchConstraints(): Record<string, unknown> {
@@ -23,19 +35,36 @@ export function matchConstraints(): Record<string, unknown> {
     resourceRules: [
       rule('', ['pods'], ['CREATE']),
       rule('', ['replicationcontrollers', 'podtemplates'], ['CREATE', 'UPDATE']),
-      rule('apps', POD_KINDS.apps.resources, ['CREATE', 'UPDATE']),
-      rule('batch', POD_KINDS.batch.resources, ['CREATE', 'UPDATE']),
+      rule('apps', ['deployments', 'statefulsets', 'daemonsets', 'replicasets'], ['CREATE', 'UPDATE']),
+      rule('batch', ['jobs', 'cronjobs'], ['CREATE', 'UPDATE']),
     ],
   };
 }
 
-/** CEL for the pod spec (or pod metadata, `part: 'metadata'`) of `object` (or `oldObject`). */
+/**
+ * CEL for the pod spec (or pod metadata, `part: 'metadata'`) of `object` (or `oldObject`), from the
+ * model's table of where each kind keeps it (the metadata sits beside the spec). The most common
+ * place, `spec.template`, is the fallback.
+ */
 export function podPart(object: 'object' | 'oldObject', part: 'spec' | 'metadata'): string {
-  return (
-    `(${object}.kind == 'Pod' ? ${object}.${part === 'spec' ? 'spec' : 'metadata'} : ` +
-    `${object}.kind == 'PodTemplate' ? ${object}.template.${part} : ` +
-    `${object}.kind == 'CronJob' ? ${object}.spec.jobTemplate.spec.template.${part} : ${object}.spec.template.${part})`
-  );
+  return kindSwitch(object, (path) => `${object}${celPath(path, part)}`);
+}
+
+/** CEL: whether the pod template of `object` has metadata (a Pod always does). */
+function hasPodMetadata(): string {
+  return kindSwitch('object', (path) => `has(object${celPath(path, 'metadata')})`);
+}
+
+const TEMPLATE_SPEC = '/spec/template/spec';
+
+function kindSwitch(object: string, expression: (path: string) => string): string {
+  const cases = Object.entries(POD_SPEC_PATHS).filter(([, path]) => path !== TEMPLATE_SPEC);
+  return `(${cases.map(([kind, path]) => `${object}.kind == ${celString(kind)} ? ${expression(path)} : `).join('')}${expression(TEMPLATE_SPEC)})`;
+}
+
+/** `/spec/template/spec` as `.spec.template.spec`, or the metadata beside it. */
+function celPath(specPath: string, part: 'spec' | 'metadata'): string {
+  return (part === 'spec' ? specPath : specPath.replace(/\/spec$/, '/metadata')).replace(/\//g, '.');
 }
 
 const annotationsOf = (metadata: string) => `(has(${metadata}.annotations) ? ${metadata}.annotations : {})`;
@@ -88,11 +117,4 @@ export function sharedVariables(knownRules: readonly string[]): { name: string; 
     { name: 'name', expression: `has(object.metadata.name) ? object.metadata.name : ''` },
     { name: 'knownRules', expression: `[${knownRules.map(celString).join(', ')}]` },
   ];
-}
-
-function hasPodMetadata(): string {
-  return (
-    `(object.kind == 'PodTemplate' ? has(object.template.metadata) : ` +
-    `object.kind == 'CronJob' ? has(object.spec.jobTemplate.spec.template.metadata) : has(object.spec.template.metadata))`
-  );
 }

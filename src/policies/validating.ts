@@ -4,7 +4,7 @@
 // warns on warnings; infos go to the audit log only, as the webhook never shows them.
 import type { AnyRule, RulePolicyCheck, Severity } from '../engine/rule.js';
 import { bind, celString } from '../engine/cel.js';
-import { matchConstraints, modeExpression, sharedVariables } from './shape.js';
+import { bindingReferences, matchConstraints, modeExpression, POLICY_PREFIX, policyMetadata, sharedVariables } from './shape.js';
 import { suppressed } from './suppression-cel.js';
 
 export type PolicyRole = 'warn' | 'enforce-deny' | 'enforce-warn' | 'audit';
@@ -22,8 +22,6 @@ export const ROLES: Record<PolicyRole, Role> = {
   audit: { mode: 'any', severities: ['info'], actions: ['Audit'] },
 };
 
-export const POLICY_PREFIX = 'probe-lint';
-
 /** The rules with CEL, and their checks. */
 export function policyRules(rules: readonly AnyRule[]): { rule: AnyRule; check: RulePolicyCheck }[] {
   return rules.flatMap((rule) => ('over' in rule.meta.policy ? [{ rule, check: rule.meta.policy }] : []));
@@ -36,7 +34,7 @@ export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): R
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: `${POLICY_PREFIX}-${role}`, labels: { 'app.kubernetes.io/name': 'probe-lint' } },
+    metadata: policyMetadata(`${POLICY_PREFIX}-${role}`),
     spec: {
       // A CEL error (a shape no rule foresaw) admits the object, as the webhook's failurePolicy does.
       failurePolicy: 'Ignore',
@@ -86,17 +84,11 @@ export function validatingBinding(
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: `${POLICY_PREFIX}-${role}`, labels: { 'app.kubernetes.io/name': 'probe-lint' } },
+    metadata: policyMetadata(`${POLICY_PREFIX}-${role}`),
     spec: {
       policyName: `${POLICY_PREFIX}-${role}`,
       validationActions: ROLES[role].actions,
-      // Without its ConfigMap the binding admits everything, rather than denying everything.
-      paramRef: { ...parameters, parameterNotFoundAction: 'Allow' },
-      matchResources: excludedNamespacesSelector(excludedNamespaces),
+      ...bindingReferences(parameters, excludedNamespaces),
     },
   };
-}
-
-export function excludedNamespacesSelector(excluded: readonly string[]): Record<string, unknown> {
-  return { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [...excluded] }] } };
 }
