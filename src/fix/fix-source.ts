@@ -33,6 +33,8 @@ export function fixSourceText(file: string, original: string, engine: Engine, ki
   const crlf = /\r\n/.test(original) && !/(?<!\r)\n/.test(original);
   let text = bom ? original.slice(1) : original;
   const fixed: string[] = [];
+  // Decided once, when there is something to fix: a fixed JSON text is still JSON, and parsing a large dump again each pass costs.
+  let json: boolean | undefined;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const source = new SourceFile(file, text);
     // An unparsable file is never written; the lint that follows reports where it breaks.
@@ -41,7 +43,8 @@ export function fixSourceText(file: string, original: string, engine: Engine, ki
       .lint(lintDocumentsOf(source))
       .findings.filter((finding) => finding.fix !== undefined && finding.fix.length > 0 && finding.fixKind !== undefined && kinds.includes(finding.fixKind));
     if (fixable.length === 0) break;
-    const step = fixDocuments(source, fixable, crlf ? '\r\n' : '\n');
+    json ??= isJsonText(text);
+    const step = fixDocuments(source, fixable, { newline: crlf ? '\r\n' : '\n', json });
     if ('problem' in step) return { text: original, changed: false, fixed: [], problem: step.problem };
     if (step.fixed.length === 0) break;
     text = step.text;
@@ -53,8 +56,7 @@ export function fixSourceText(file: string, original: string, engine: Engine, ki
 
 type Step = { text: string; fixed: string[] } | { problem: string };
 
-function fixDocuments(source: SourceFile, findings: Finding[], newline: string): Step {
-  const json = isJsonText(source.text);
+function fixDocuments(source: SourceFile, findings: Finding[], { newline, json }: { newline: string; json: boolean }): Step {
   const yamlDocuments = json ? [] : parseAllDocuments(source.text, { ...YAML_OPTIONS, uniqueKeys: false });
   if (!json && (!Array.isArray(yamlDocuments) || yamlDocuments.length !== source.documents.length)) {
     return { problem: 'not fixed: the YAML documents could not be matched for editing' };

@@ -1,12 +1,12 @@
 // RFC 6902 operations as minimal text edits of a JSON document: only the values a fix touches are
 // written, so every other number, string, the indentation and the line ends stay as they were (a
 // re-serialisation would turn 12345678901234567890 into 12345678901234567000 and 1.0 into 1).
-import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isMap, parseDocument, type Node, type Pair } from 'yaml';
 import type { PatchOperation } from '../engine/rule.js';
 import { parsePointer } from '../model/pointer.js';
 import { LineIndex } from '../source/line-index.js';
 import type { TextEdit } from './text-edits.js';
-import { UnsupportedEdit } from './yaml-patch.js';
+import { findPair, nodeAt, UnsupportedEdit } from './yaml-patch.js';
 
 /** One parse of a JSON text per pass, shared by every finding's edits (a 30 MB `kubectl get -o json` dump has 100,000 of them). */
 export class JsonTextEditor {
@@ -31,16 +31,11 @@ function editFor(text: string, root: Node | null, operation: PatchOperation, uni
   const segments = parsePointer(operation.path);
   const key = segments.pop();
   if (key === undefined) throw new UnsupportedEdit('cannot replace a whole document');
-  let parent = root;
-  for (const segment of segments) {
-    if (isMap(parent)) parent = (findPair(parent, segment)?.value as Node | undefined) ?? null;
-    else if (isSeq(parent)) parent = (parent.items[Number(segment)] as Node | undefined) ?? null;
-    else throw new UnsupportedEdit(`${operation.path}: "${segment}" does not exist`);
-  }
+  const parent = nodeAt(root, segments, operation.path);
   if (!isMap(parent) || !parent.range) throw new UnsupportedEdit(`${operation.path}: only members of objects can be fixed`);
   const pairs = parent.items;
-  const index = pairs.findIndex((pair) => isScalar(pair.key) && String(pair.key.value) === key);
-  const pair = index === -1 ? undefined : pairs[index]!;
+  const pair = findPair(parent, key);
+  const index = pair === undefined ? -1 : pairs.indexOf(pair);
   if (operation.op === 'remove') {
     if (pair === undefined) throw new UnsupportedEdit(`${operation.path}: nothing to remove`);
     const next = pairs[index + 1];
@@ -70,12 +65,6 @@ function editFor(text: string, root: Node | null, operation: PatchOperation, uni
   const indent = lineIndent(keyStart(last));
   const separator = sameLine ? ', ' : `,\n${indent}`;
   return [{ start: valueEnd(last), end: valueEnd(last), text: `${separator}${JSON.stringify(key)}: ${render(operation.value, indent, unit)}` }];
-}
-
-function findPair(map: YAMLMap, key: string): Pair | undefined {
-  let found: Pair | undefined;
-  for (const pair of map.items) if (isScalar(pair.key) && String(pair.key.value) === key) found = pair;
-  return found;
 }
 
 function keyStart(pair: Pair): number {

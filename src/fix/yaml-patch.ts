@@ -80,7 +80,7 @@ function blockEditsFor(text: string, document: Document, operation: PatchOperati
   const segments = parsePointer(operation.path);
   const key = segments.pop();
   if (key === undefined) throw new UnsupportedEdit('cannot replace a whole document');
-  const parent = resolve(document.contents, segments, operation.path);
+  const parent = nodeAt(document.contents, segments, operation.path);
   if (!isMap(parent)) throw new UnsupportedEdit(`${operation.path}: only members of mappings can be fixed`);
   const pair = findPair(parent, key);
 
@@ -107,7 +107,8 @@ function blockEditsFor(text: string, document: Document, operation: PatchOperati
   return [{ start: at, end: at, text: newline + renderPair(key, value, indent, indentUnit(text, parent)) }];
 }
 
-function resolve(root: Node | null, segments: string[], path: string): Node | null {
+/** The node at `segments` below `root` (a mapping member by its last occurrence); `path` names the operation in errors. */
+export function nodeAt(root: Node | null, segments: readonly string[], path: string): Node | null {
   let node = root;
   for (const segment of segments) {
     if (isMap(node)) node = (findPair(node, segment)?.value as Node | undefined) ?? null;
@@ -118,7 +119,7 @@ function resolve(root: Node | null, segments: string[], path: string): Node | nu
 }
 
 /** The last pair with this key: the value Kubernetes' decoders keep when a key is duplicated. */
-function findPair(map: YAMLMap, key: string): Pair | undefined {
+export function findPair(map: YAMLMap, key: string): Pair | undefined {
   let found: Pair | undefined;
   for (const pair of map.items) {
     if (isScalar(pair.key) && String(pair.key.value) === key) found = pair;
