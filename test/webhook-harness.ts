@@ -81,3 +81,17 @@ export async function startHarness(
     get: (path) => httpsRequest(port, path, { ca: ca.caCert }),
   };
 }
+
+/** Runs `body` against a harness started for it, and closes the harness whatever happens. */
+export async function withHarness<T>(
+  config: ProbeLintConfig,
+  body: (harness: Harness) => Promise<T>,
+  options: Parameters<typeof startHarness>[1] = {},
+): Promise<T> {
+  const harness = await startHarness(config, options);
+  try {
+    return await body(harness);
+  } finally {
+    await harness.server.close();
+  }
+}

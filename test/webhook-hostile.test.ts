@@ -7,7 +7,7 @@ import { connect, type TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import type { ProbeLintConfig } from '../src/engine/config.js';
 import { admissionReview, container, pod } from './admission.js';
-import { startHarness, type Harness } from './webhook-harness.js';
+import { startHarness, withHarness, type Harness } from './webhook-harness.js';
 
 /** A container whose readiness probe sets terminationGracePeriodSeconds: an error the API server rejects. */
 const rejected = (name = 'web') =>
@@ -19,15 +19,6 @@ const clean = (name = 'web') =>
   container(name, { livenessProbe: { httpGet: { path: '/livez', port: 8080 } }, readinessProbe: { httpGet: { path: '/readyz', port: 8080 } } });
 
 const ignoreAll = { 'probe-lint.dev/ignore': '* # we know better' };
-
-async function withHarness<T>(config: ProbeLintConfig, body: (harness: Harness) => Promise<T>, options: Parameters<typeof startHarness>[1] = {}): Promise<T> {
-  const harness = await startHarness(config, options);
-  try {
-    return await body(harness);
-  } finally {
-    await harness.server.close();
-  }
-}
 
 async function counter(
   harness: Harness,

@@ -7,7 +7,7 @@ import { defineRule, PROBED_CONTAINERS } from '../src/engine/rule.js';
 import { BODY_LIMIT_BYTES } from '../src/webhook/server.js';
 import { admissionReview, container, cronJob, deployment, pod, rollout } from './admission.js';
 import { openApiErrors } from './openapi.js';
-import { startHarness, type Harness } from './webhook-harness.js';
+import { startHarness, withHarness, type Harness } from './webhook-harness.js';
 
 const badProbes = () =>
   container('web', {
@@ -104,16 +104,14 @@ describe('validating webhook', () => {
     assert.equal(legacy.allowed, true);
     assert.ok(legacy.warnings.length > 0);
     // A label that makes a namespace stricter is followed.
-    const tightened = await startHarness(
+    await withHarness(
       { webhook: { mode: 'warn' } },
+      async (tightened) => {
+        assert.equal((await tightened.post('/validate', review('strict'))).json.response.allowed, false);
+        assert.ok((await tightened.post('/validate', review('quiet'))).json.response.warnings.length > 0, 'off does not loosen warn either');
+      },
       { labels: { strict: { 'probe-lint.dev/mode': 'enforce' }, quiet: { 'probe-lint.dev/mode': 'off' } } },
     );
-    try {
-      assert.equal((await tightened.post('/validate', review('strict'))).json.response.allowed, false);
-      assert.ok((await tightened.post('/validate', review('quiet'))).json.response.warnings.length > 0, 'off does not loosen warn either');
-    } finally {
-      await tightened.server.close();
-    }
     // Labels set any mode only when the config trusts them, and none when it ignores them.
     const trusted = await startHarness({ webhook: { mode: 'enforce', namespaceLabels: 'trusted' } }, { labels: { quiet: { 'probe-lint.dev/mode': 'off' } } });
     const ignored = await startHarness({ webhook: { mode: 'warn', namespaceLabels: 'ignored' } }, { labels: { strict: { 'probe-lint.dev/mode': 'enforce' } } });
@@ -368,21 +366,22 @@ describe('bad input', () => {
         throw new Error('boom');
       },
     });
-    const broken = await startHarness({ webhook: { mode: 'enforce' } }, { rules: [...RULES, exploding] });
-    try {
-      const review = admissionReview({ operation: 'CREATE', object: pod([goodProbes()]) });
-      const reply = await broken.post('/validate', review);
-      assert.equal(reply.status, 200);
-      assert.equal(reply.json.response.allowed, true);
-      assert.ok(broken.logs.lines.some((line) => line.rule === 'exploding-rule' && line.uid === review.request.uid && line.level === 50));
-      const failures = await broken.server.metrics.ruleFailures.get();
-      assert.deepEqual(
-        failures.values.map((value) => [value.labels.rule, value.value]),
-        [['exploding-rule', 1]],
-      );
-    } finally {
-      await broken.server.close();
-    }
+    await withHarness(
+      { webhook: { mode: 'enforce' } },
+      async (broken) => {
+        const review = admissionReview({ operation: 'CREATE', object: pod([goodProbes()]) });
+        const reply = await broken.post('/validate', review);
+        assert.equal(reply.status, 200);
+        assert.equal(reply.json.response.allowed, true);
+        assert.ok(broken.logs.lines.some((line) => line.rule === 'exploding-rule' && line.uid === review.request.uid && line.level === 50));
+        const failures = await broken.server.metrics.ruleFailures.get();
+        assert.deepEqual(
+          failures.values.map((value) => [value.labels.rule, value.value]),
+          [['exploding-rule', 1]],
+        );
+      },
+      { rules: [...RULES, exploding] },
+    );
   });
 });
 

@@ -34,6 +34,14 @@ const figures: Record<string, string | number> = {};
 
 const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 120_000) => eventually(what, probe, timeoutMs, 250);
 
+/** Whether the webhook logged the breaker's change to `state` (lines are written within a second: await it, do not race it). */
+function breakerLogged(state: 'open' | 'closed'): boolean {
+  return webhook
+    .output()
+    .split('\n')
+    .some((line) => line.includes('cluster circuit breaker changed state') && line.includes(`"to":"${state}"`));
+}
+
 const execProbe = { livenessProbe: { exec: { command: ['/bin/check'] }, periodSeconds: 2 }, readinessProbe: { tcpSocket: { port: 8080 } } };
 const deployment = (name: string, fields: Record<string, unknown>) =>
   JSON.stringify({
@@ -176,14 +184,7 @@ describe('cluster density at scale', () => {
       figures.breakerOpenAfterSeconds = (Date.now() - stoppedAt) / 1000;
       const age = await metric(webhook, 'probe_lint_cluster_facts_age_seconds');
       assert.ok(age > 3, `the facts in use grow old (${age} s)`);
-      await until('one log line per state change', () =>
-        webhook
-          .output()
-          .split('\n')
-          .some((line) => line.includes('cluster circuit breaker changed state') && line.includes('"to":"open"'))
-          ? true
-          : undefined,
-      );
+      await until('one log line per state change', () => (breakerLogged('open') ? true : undefined));
       assert.equal((await review(JSON.parse(deployment('still', execProbe)))).allowed, true, 'admission never waits on the API server');
     } finally {
       await cluster.startApiServer();
@@ -192,14 +193,6 @@ describe('cluster density at scale', () => {
     await until('the circuit to close', async () => ((await metric(webhook, 'probe_lint_circuit_breaker_state')) === 0 ? true : undefined), 60_000);
     await until('fresh facts', async () => ((await metric(webhook, 'probe_lint_cluster_facts_age_seconds')) < 5 ? true : undefined), 60_000);
     figures.recoveredAfterSeconds = (Date.now() - restartedAt) / 1000;
-    // Log lines are written within a second: wait for it rather than race the buffer.
-    await until('the log line of the closed circuit', () =>
-      webhook
-        .output()
-        .split('\n')
-        .some((line) => line.includes('cluster circuit breaker changed state') && line.includes('"to":"closed"'))
-        ? true
-        : undefined,
-    );
+    await until('the log line of the closed circuit', () => (breakerLogged('closed') ? true : undefined));
   });
 });
