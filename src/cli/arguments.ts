@@ -3,6 +3,7 @@ import type { FixKind, Severity } from '../engine/rule.js';
 import { parseCommandLine, UsageError, type ParsedCommandLine } from './options.js';
 
 import { REPORT_FORMATS, type Format } from '../report/formats.js';
+import type { RenderOptions } from '../source/read-inputs.js';
 
 export type { Format } from '../report/formats.js';
 export const RULES_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -37,7 +38,7 @@ export interface LintArguments extends ReportArguments {
   fixTypes: FixKind[];
   /** undefined: only when every input is stdin. */
   failIfNoObjects: boolean | undefined;
-  render: { helm: string | undefined; kustomize: string | undefined; values: string[]; set: string[]; enabled: boolean };
+  render: RenderOptions;
 }
 
 export interface AuditArguments extends ReportArguments {
@@ -147,10 +148,30 @@ function interpret(line: ParsedCommandLine): Arguments {
         fixDryRun: flag('fix-dry-run'),
         fixTypes: fixTypes as FixKind[],
         failIfNoObjects: flag('fail-if-no-objects') ? true : flag('no-fail-if-no-objects') ? false : undefined,
-        render: { helm: string('helm'), kustomize: string('kustomize'), values: list('values'), set: list('set'), enabled: !flag('no-render') },
+        render: {
+          helm: string('helm'),
+          kustomize: string('kustomize'),
+          values: list('values'),
+          set: list('set'),
+          enabled: !flag('no-render'),
+          limits: {
+            allowNetwork: flag('allow-network'),
+            ...seconds(string('render-timeout'), '--render-timeout', 'renderTimeoutMs'),
+            ...seconds(string('render-budget'), '--render-budget', 'runBudgetMs'),
+          },
+        },
       };
     }
   }
+}
+
+/** A duration in seconds from the command line, as milliseconds under `key`. */
+function seconds<K extends string>(raw: string | undefined, flagName: string, key: K): Partial<Record<K, number>> {
+  if (raw === undefined) return {};
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > 3600)
+    throw new UsageError(`${flagName} takes a number of seconds between 0 and 3600 (got "${raw}")`);
+  return { [key]: value * 1000 } as Partial<Record<K, number>>;
 }
 
 function reportArguments(

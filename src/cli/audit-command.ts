@@ -9,6 +9,7 @@ import { standaloneResource } from '../model/resource.js';
 import type { AuditArguments } from './arguments.js';
 import { loadConfigOrReport, withRuleSelection, type CommandIo } from './context.js';
 import { lintAndReport } from './lint-command.js';
+import { visible } from '../report/visible.js';
 
 /** `probe-lint audit`: lints the workloads living in a cluster; findings name `kind/namespace/name`. */
 export async function runAudit(args: AuditArguments, io: CommandIo): Promise<number> {
@@ -19,7 +20,7 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   try {
     client = new KubeClient(loadKubeConfig(args.kubeconfig, args.context, io.env));
   } catch (error) {
-    io.stderr(`probe-lint audit: ${(error as Error).message}\n`);
+    io.stderr(`probe-lint audit: ${visible((error as Error).message)}\n`);
     return 2;
   }
   const contextNamespace = client.config.getContextObject(client.config.getCurrentContext())?.namespace;
@@ -29,7 +30,9 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   try {
     objects = await listWorkloads(client, guard, namespace);
   } catch (error) {
-    io.stderr(`probe-lint audit: cannot read the workloads from ${client.config.getCurrentCluster()?.server ?? 'the cluster'}: ${(error as Error).message}\n`);
+    io.stderr(
+      `probe-lint audit: cannot read the workloads from ${visible(client.config.getCurrentCluster()?.server ?? 'the cluster')}: ${visible((error as Error).message)}\n`,
+    );
     return 2;
   }
   // Density from the same cluster (one attempt), unless given on the command line.
@@ -38,7 +41,7 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
     try {
       cluster = await fetchClusterFactsOnce(client, config);
     } catch (error) {
-      io.stderr(`probe-lint audit: warning: cannot read cluster density: ${(error as Error).message}; auditing without it\n`);
+      io.stderr(`probe-lint audit: warning: cannot read cluster density: ${visible((error as Error).message)}; auditing without it\n`);
     }
   }
   const engine = new Engine(RULES, { config, cluster, strict: args.strict });

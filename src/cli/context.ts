@@ -5,6 +5,7 @@ import type { ClusterFacts } from '../engine/cluster-facts.js';
 import { clusterFactsFrom, ConfigError, findConfigFile, type ProbeLintConfig, type RuleSetting } from '../engine/config.js';
 import { didYouMean } from '../engine/did-you-mean.js';
 import { UsageError } from './options.js';
+import { visible } from '../report/visible.js';
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -30,7 +31,7 @@ export async function loadConfigOrReport(file: string | undefined, io: CommandIo
     return await resolveConfig(file, io.cwd);
   } catch (error) {
     if (error instanceof ConfigError) {
-      io.stderr(`${prefix}: bad configuration\n${error.message}\n`);
+      io.stderr(`${prefix}: bad configuration\n${error.message.split('\n').map(visible).join('\n')}\n`);
       return undefined;
     }
     throw error;
@@ -70,7 +71,7 @@ export async function cliClusterFacts(
     const { KubeClient, loadKubeConfig } = await import('../cluster/kube-client.js');
     return await fetchClusterFactsOnce(new KubeClient(loadKubeConfig(args.kubeconfig, args.context)), config);
   } catch (error) {
-    io.stderr(`probe-lint: warning: cannot read cluster density from ${args.kubeconfig}: ${(error as Error).message}; linting without it\n`);
+    io.stderr(`probe-lint: warning: cannot read cluster density from ${args.kubeconfig}: ${visible((error as Error).message)}; linting without it\n`);
     return offline;
   }
 }

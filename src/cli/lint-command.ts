@@ -12,6 +12,7 @@ import { SourceFile } from '../source/source-file.js';
 import type { FailOn, LintArguments, ReportArguments } from './arguments.js';
 import { cliClusterFacts, loadConfigOrReport, useColor, withRuleSelection, type CommandIo } from './context.js';
 import { VERSION } from './version.js';
+import { visible } from '../report/visible.js';
 
 /** `probe-lint PATH...`: returns the exit code. */
 export async function runLint(args: LintArguments, io: CommandIo): Promise<number> {
@@ -21,7 +22,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   const engine = new Engine(RULES, { config, cluster: await cliClusterFacts(args, config, io), strict: args.strict });
 
   const { files, problems, notices } = await readInputs(args.paths, { readStdin: io.readStdin, env: io.env, render: args.render });
-  for (const notice of notices) io.stderr(`probe-lint: ${notice}\n`);
+  for (const notice of notices) io.stderr(`probe-lint: ${visible(notice)}\n`);
   const inputErrors: InputError[] = problems.map((problem) => ({
     file: problem.path,
     ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? 1 } : {}),

@@ -4,6 +4,7 @@ import { parseArguments } from './arguments.js';
 import type { CommandIo } from './context.js';
 import { helpText, UsageError } from './options.js';
 import { VERSION } from './version.js';
+import { visible } from '../report/visible.js';
 
 export type { CommandIo } from './context.js';
 
@@ -38,12 +39,12 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`probe-lint: ${error.message}\nRun \`probe-lint --help\` for the commands and options.\n`);
+      io.stderr(`probe-lint: ${visible(error.message)}\nRun \`probe-lint --help\` for the commands and options.\n`);
       return 2;
     }
     // A crash is exit 2 (1 means findings): one line, the stack only when asked for.
     const reason = error instanceof Error ? error.message : String(error);
-    io.stderr(`probe-lint: internal error: ${reason}\n`);
+    io.stderr(`probe-lint: internal error: ${visible(reason)}\n`);
     io.stderr(debug && error instanceof Error && error.stack ? `${error.stack}\n` : 'Run again with --debug to see where it happened, and please report it.\n');
     return 2;
   }

@@ -102,6 +102,26 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'set', type: 'string', multiple: true, value: 'KEY=VALUE', description: 'value for the chart(s) given (repeatable)', commands: ['lint'] },
   { name: 'no-render', type: 'boolean', description: 'skip charts and kustomizations (one notice each) instead of rendering them', commands: ['lint'] },
   {
+    name: 'allow-network',
+    type: 'boolean',
+    description: 'let helm and kustomize reach the network while rendering (remote bases, schema references); off by default',
+    commands: ['lint'],
+  },
+  {
+    name: 'render-timeout',
+    type: 'string',
+    value: 'SECONDS',
+    description: 'the longest one chart or kustomization may take to render (default 30)',
+    commands: ['lint'],
+  },
+  {
+    name: 'render-budget',
+    type: 'string',
+    value: 'SECONDS',
+    description: 'the longest all renders of the run may take together (default 120)',
+    commands: ['lint'],
+  },
+  {
     name: 'color',
     type: 'boolean',
     description: 'force colours on (default: on for a terminal; NO_COLOR, FORCE_COLOR and TERM=dumb are honoured)',

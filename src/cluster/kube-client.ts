@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { KubeConfig, Watch } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 
 export interface KubeList<T> {
   metadata?: { continue?: string; resourceVersion?: string };
@@ -71,20 +71,47 @@ export function loadKubeConfig(
   return config;
 }
 
-export class KubeClient {
-  constructor(readonly config: KubeConfig) {}
+/**
+ * What one API server response may hold. A page of 500 Pods is a few MiB; an answer past this is
+ * not a Kubernetes list but a server (or something posing as one) that never stops, and reading it
+ * would grow memory without bound.
+ */
+export const RESPONSE_LIMITS = {
+  maxResponseBytes: 64 * 1024 * 1024,
+  /** Pages of one list: 10,000 pages of 500 are five million objects. */
+  maxPages: 10_000,
+  /** One watch event. */
+  maxEventBytes: 16 * 1024 * 1024,
+};
 
-  /** One GET of a JSON resource, in the representation `accept` asks for. */
+export type ResponseLimits = typeof RESPONSE_LIMITS;
+
+export class KubeClient {
+  readonly limits: ResponseLimits;
+
+  constructor(
+    readonly config: KubeConfig,
+    limits: Partial<ResponseLimits> = {},
+  ) {
+    this.limits = { ...RESPONSE_LIMITS, ...limits };
+  }
+
+  /** One GET of a JSON resource, in the representation `accept` asks for, read up to the response limit. */
   async getJson<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal, accept = 'application/json'): Promise<T> {
-    const cluster = this.config.getCurrentCluster()!;
-    const url = new URL(cluster.server.replace(/\/$/, '') + path);
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
-    const options: RequestOptions = { method: 'GET', headers: { accept } };
-    await this.config.applyToHTTPSOptions(options);
+    const { url, options } = await this.requestFor(path, query, accept);
+    const limit = this.limits.maxResponseBytes;
     return new Promise<T>((resolve, reject) => {
       const req = request(url, { ...options, signal }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > limit) {
+            req.destroy(new Error(`GET ${url.pathname}: the response is larger than ${limit / 1024 / 1024} MiB; refusing to read more`));
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.on('error', reject);
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
@@ -111,14 +138,11 @@ export class KubeClient {
     signal: AbortSignal,
     onPage: (items: T[]) => void,
   ): Promise<string | undefined> {
-    let token: string | undefined;
     let resourceVersion: string | undefined;
-    do {
-      const page = await this.getJson<KubeList<T>>(path, { ...query, limit: query.limit ?? 500, continue: token }, signal);
-      onPage(page.items ?? []);
-      token = page.metadata?.continue || undefined;
+    await this.pages<KubeList<T>>(path, query, 'application/json', signal, (page) => {
+      onPage(Array.isArray(page.items) ? page.items : []);
       resourceVersion = page.metadata?.resourceVersion;
-    } while (token !== undefined);
+    });
     return resourceVersion;
   }
 
@@ -130,21 +154,113 @@ export class KubeClient {
     signal: AbortSignal,
     onPage: (page: T) => void,
   ): Promise<void> {
+    await this.pages<T & { metadata?: { continue?: string } }>(path, query, accept, signal, onPage);
+  }
+
+  /** Follows `continue` tokens: at most maxPages pages, and a token seen before (a server that loops) is an error. */
+  private async pages<T extends { metadata?: { continue?: string } }>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    accept: string,
+    signal: AbortSignal,
+    onPage: (page: T) => void,
+  ): Promise<void> {
+    const seen = new Set<string>();
     let token: string | undefined;
+    let count = 0;
     do {
-      const page = await this.getJson<T & { metadata?: { continue?: string } }>(path, { ...query, limit: query.limit ?? 500, continue: token }, signal, accept);
+      if (++count > this.limits.maxPages) throw new Error(`GET ${path}: more than ${this.limits.maxPages} pages; refusing to read more`);
+      const page = await this.getJson<T>(path, { ...query, limit: query.limit ?? 500, continue: token }, signal, accept);
       onPage(page);
-      token = page.metadata?.continue || undefined;
+      const next = page.metadata?.continue;
+      token = typeof next === 'string' && next !== '' ? next : undefined;
+      if (token !== undefined) {
+        if (seen.has(token)) throw new Error(`GET ${path}: the server returned the same continue token twice; the list would never end`);
+        seen.add(token);
+      }
     } while (token !== undefined);
   }
 
-  /** client-node's Watch; resolves once the stream is open, `done` is called when it ends. */
-  watch<T>(
+  /**
+   * A watch stream, one JSON event per line, each line at most maxEventBytes. Resolves once the
+   * stream is open; `done` is called when it ends (with the error, or an ApiStatusError when the
+   * server refused to start it).
+   */
+  async watch<T>(
     path: string,
     query: Record<string, string | number | boolean | undefined>,
     onEvent: (type: string, object: T) => void,
     done: (error: unknown) => void,
   ): Promise<AbortController> {
-    return new Watch(this.config).watch(path, query, onEvent as (type: string, object: unknown) => void, done);
+    const controller = new AbortController();
+    const { url, options } = await this.requestFor(path, { ...stringQuery(query), watch: 'true' }, 'application/json');
+    const limit = this.limits.maxEventBytes;
+    return new Promise((resolve) => {
+      let finished = false;
+      const finish = (error: unknown) => {
+        if (finished) return;
+        finished = true;
+        done(error);
+      };
+      const req = request(url, { ...options, signal: controller.signal }, (res) => {
+        if ((res.statusCode ?? 500) >= 300) {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            if (text.length < 4096) text += chunk.toString('utf8');
+          });
+          res.on('end', () => finish(new ApiStatusError(res.statusCode ?? 500, `WATCH ${url.pathname}: HTTP ${res.statusCode} ${text.slice(0, 200)}`)));
+          res.on('error', finish);
+          resolve(controller);
+          return;
+        }
+        let pending: Buffer[] = [];
+        let pendingBytes = 0;
+        const line = (bytes: Buffer) => {
+          if (bytes.length === 0) return;
+          try {
+            const event = JSON.parse(bytes.toString('utf8')) as { type?: unknown; object?: unknown };
+            if (typeof event.type === 'string') onEvent(event.type, event.object as T);
+          } catch {
+            // A line that is not JSON is skipped, as client-node's Watch does.
+          }
+        };
+        res.on('data', (chunk: Buffer) => {
+          let start = 0;
+          for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+            pending.push(chunk.subarray(start, newline));
+            line(Buffer.concat(pending));
+            pending = [];
+            pendingBytes = 0;
+            start = newline + 1;
+          }
+          if (start < chunk.length) {
+            pending.push(chunk.subarray(start));
+            pendingBytes += chunk.length - start;
+            if (pendingBytes > limit) req.destroy(new Error(`WATCH ${url.pathname}: an event larger than ${limit / 1024 / 1024} MiB; refusing to read more`));
+          }
+        });
+        res.on('end', () => finish(null));
+        res.on('error', finish);
+        resolve(controller);
+      });
+      req.on('error', (error) => {
+        finish(controller.signal.aborted ? null : error);
+        resolve(controller);
+      });
+      req.end();
+    });
   }
+
+  private async requestFor(path: string, query: Record<string, string | number | undefined>, accept: string): Promise<{ url: URL; options: RequestOptions }> {
+    const cluster = this.config.getCurrentCluster()!;
+    const url = new URL(cluster.server.replace(/\/$/, '') + path);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+    const options: RequestOptions = { method: 'GET', headers: { accept } };
+    await this.config.applyToHTTPSOptions(options);
+    return { url, options };
+  }
+}
+
+function stringQuery(query: Record<string, string | number | boolean | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(query).map(([key, value]) => [key, value === undefined ? undefined : String(value)]));
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { ConfigError, type ProbeLintConfig } from './config.js';
+import { GLOB_SCHEMA, NAMESPACE_NAME_SCHEMA } from './config-schema.js';
 import { didYouMean } from './did-you-mean.js';
 
 const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '../../../schema/config.schema.json');
@@ -139,6 +140,10 @@ function describeError(error: ErrorObject, path: (string | number)[], schema: Sc
     }
     case 'pattern':
       if (last === 'expires') return `${key}: must be a date written YYYY-MM-DD (e.g. 2027-03-31)`;
+      if (error.params.pattern === NAMESPACE_NAME_SCHEMA.pattern)
+        return `${key}: ${JSON.stringify(String(error.propertyName ?? valueAtPathOf(error)))} is not a namespace name (lowercase letters, digits and "-", at most 63)`;
+      if (error.params.pattern === GLOB_SCHEMA.pattern)
+        return `${key}: a glob holds only letters, digits, ".", "-", "*" and "?", as Kubernetes names and kinds do (got ${JSON.stringify(valueAtPathOf(error))})`;
       return `${key}: ${error.message}`;
     case 'required':
       return `${key}: must have "${String(error.params.missingProperty)}"${error.params.missingProperty === 'reason' ? ' (every exemption says why it exists)' : ''}`;

@@ -7,6 +7,38 @@ type Schema = Record<string, unknown>;
 
 const MODE = { $ref: '#/definitions/mode' };
 
+/**
+ * Globs match Kubernetes names and kinds, so they hold only what those can: letters, digits, `.`
+ * and `-`, with `*` and `?`. Anything else (a newline, `;`, `,`, `=`) could match no object here
+ * yet change the meaning of the admission policies' parameters, so the schema refuses it.
+ */
+export const GLOB_SCHEMA = { type: 'string', minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.*?-]+$' } as const;
+/** A namespace name (RFC 1123 label), as the API server allows it. */
+export const NAMESPACE_NAME_SCHEMA = { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' } as const;
+
+/** The parts of the config schema the chart's values.schema.json carries, so that helm refuses what probe-lint would. */
+export function chartConfigSchema(): Schema {
+  const glob = (description: string) => ({ ...GLOB_SCHEMA, description });
+  return {
+    type: 'object',
+    properties: {
+      ignore: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            kind: glob('Glob on the object kind.'),
+            namespace: glob('Glob on the namespace.'),
+            name: glob('Glob on the object name.'),
+            container: glob('Glob on the container name.'),
+          },
+        },
+      },
+      webhook: { type: 'object', properties: { namespaces: { type: 'object', propertyNames: NAMESPACE_NAME_SCHEMA } } },
+    },
+  };
+}
+
 export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
   const ids = rules.map((rule) => rule.meta.id).sort();
   const optIns = rules.flatMap((rule) => (rule.meta.admission ? [{ rule: rule.meta.id, ...rule.meta.admission.optIn }] : []));
@@ -82,10 +114,10 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
           additionalProperties: false,
           required: ['reason'],
           properties: {
-            kind: { type: 'string', minLength: 1, description: 'Glob (* and ?) on the object kind.' },
-            namespace: { type: 'string', minLength: 1, description: 'Glob on the namespace.' },
-            name: { type: 'string', minLength: 1, description: 'Glob on the object name.' },
-            container: { type: 'string', minLength: 1, description: 'Glob on the container name.' },
+            kind: { ...GLOB_SCHEMA, description: 'Glob (* and ?) on the object kind.' },
+            namespace: { ...GLOB_SCHEMA, description: 'Glob on the namespace.' },
+            name: { ...GLOB_SCHEMA, description: 'Glob on the object name.' },
+            container: { ...GLOB_SCHEMA, description: 'Glob on the container name.' },
             rules: { type: 'array', items: { $ref: '#/definitions/ruleIdOrStar' }, minItems: 1, description: 'Rule ids, or "*"; default every rule.' },
             reason: { type: 'string', minLength: 1, description: 'Why the exemption exists (required).' },
             expires: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD; after this day the findings come back.' },
@@ -154,6 +186,7 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
           namespaces: {
             type: 'object',
             description: 'Per-namespace settings, decided by the platform: they win over namespace labels.',
+            propertyNames: NAMESPACE_NAME_SCHEMA,
             additionalProperties: {
               type: 'object',
               additionalProperties: false,

@@ -1,6 +1,7 @@
 import type { Severity } from '../engine/rule.js';
 import { standaloneMessage } from './finding-text.js';
 import { renderedNote, whereText, type LocatedFinding, type ReportInput } from './located.js';
+import { visible } from './visible.js';
 
 const COLORS: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
 const RESET = '\x1b[0m';
@@ -21,12 +22,12 @@ export function formatText(input: ReportInput): string {
 
   for (const error of input.inputErrors) {
     const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
-    group(error.file).push(entry(`${where}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, error.message));
+    group(error.file).push(entry(`${visible(where)}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, visible(error.message)));
   }
   const line = (finding: LocatedFinding, suffix = '') =>
     entry(
-      `${whereText(finding)}  ${paint(COLORS[finding.severity], finding.severity.padEnd(7))}  ${finding.rule.padEnd(RULE_WIDTH)}`,
-      `${standaloneMessage(finding)}${renderedNote(finding)}${suffix}`,
+      `${visible(whereText(finding))}  ${paint(COLORS[finding.severity], finding.severity.padEnd(7))}  ${finding.rule.padEnd(RULE_WIDTH)}`,
+      visible(`${standaloneMessage(finding)}${renderedNote(finding)}${suffix}`),
     );
   for (const finding of input.findings) group(finding.file ?? finding.identity.kind).push(line(finding));
   if (input.showSuppressed) {
@@ -36,7 +37,7 @@ export function formatText(input: ReportInput): string {
   }
   for (const [file, entries] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     // One push per line: spreading 100,000 findings of one file overflows the call stack.
-    lines.push(paint('\x1b[4m', file));
+    lines.push(paint('\x1b[4m', visible(file)));
     for (const text of entries) lines.push(`  ${text}`);
     lines.push('');
   }

@@ -1,11 +1,14 @@
 // The inputs of a lint run: plain manifests read as they are, charts rendered with helm,
 // kustomizations built with kustomize, and a rendered stream on stdin mapped back to its templates.
+import { relative } from 'node:path';
 import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
 import { discover } from './render/discover.js';
 import { helmOrigin, renderChart } from './render/helm.js';
 import { renderKustomization } from './render/kustomize.js';
 import { FileCache } from './render/locate-source.js';
 import { findOnPath } from './render/run-tool.js';
+import { DEFAULT_SANDBOX_LIMITS, RenderSandbox, type SandboxLimits } from './render/sandbox.js';
+import { TreeGuard, treeRootOf } from './render/tree-guard.js';
 import type { SourceFile } from './source-file.js';
 
 export interface RenderOptions {
@@ -15,6 +18,8 @@ export interface RenderOptions {
   set: readonly string[];
   /** False with --no-render: charts and kustomizations are skipped with a notice each. */
   enabled: boolean;
+  /** The sandbox's limits (network, time, output); the defaults when absent. */
+  limits?: Partial<SandboxLimits>;
 }
 
 export interface ReadOptions {
@@ -44,8 +49,10 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   const problems: InputProblem[] = [...found.problems, ...plain.problems];
   const notices: string[] = [];
   const cache = new FileCache();
+  // What a chart, a kustomization or a `# Source:` line may reach: the trees the inputs live in.
+  const guard = new TreeGuard(paths.map((path) => treeRootOf(path === '-' ? '.' : path)));
   for (const file of plain.files) {
-    if (file.path === '-' && /^# Source: /m.test(file.text)) files.push({ ...file, rendered: helmOrigin(undefined, undefined, cache) });
+    if (file.path === '-' && /^# Source: /m.test(file.text)) files.push({ ...file, rendered: helmOrigin(undefined, undefined, cache, guard) });
     else files.push(file);
   }
 
@@ -54,31 +61,47 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
     for (const unit of found.kustomizations) notices.push(`skipped kustomization ${unit.directory} (--no-render)`);
     return { files, problems, notices };
   }
-  if (found.charts.length > 0) {
-    const helm = options.render.helm ?? findOnPath(['helm'], options.env);
-    for (const chart of found.charts) {
-      if (helm === undefined) {
-        problems.push({ path: chart.directory, message: `cannot render the chart: helm is not on PATH (${HELM_HELP})` });
-        continue;
+  if (found.charts.length === 0 && found.kustomizations.length === 0) return { files, problems, notices };
+  const sandbox = new RenderSandbox({ ...DEFAULT_SANDBOX_LIMITS, ...options.render.limits });
+  try {
+    if (found.charts.length > 0) {
+      const helm = options.render.helm ?? findOnPath(['helm'], options.env);
+      for (const chart of found.charts) {
+        if (helm === undefined) {
+          problems.push({ path: chart.directory, message: `cannot render the chart: helm is not on PATH (${HELM_HELP})` });
+          continue;
+        }
+        const rendered = await renderChart(chart, { helm, values: options.render.values, set: options.render.set, files: cache, sandbox, guard });
+        files.push(...rendered.files);
+        problems.push(...rendered.problems);
       }
-      const rendered = await renderChart(chart, { helm, values: options.render.values, set: options.render.set, files: cache });
-      files.push(...rendered.files);
-      problems.push(...rendered.problems);
     }
-  }
-  if (found.kustomizations.length > 0) {
-    const binary = options.render.kustomize ?? findOnPath(['kubectl', 'kustomize'], options.env);
-    for (const unit of found.kustomizations) {
-      if (binary === undefined) {
-        problems.push({ path: unit.file, message: `cannot build the kustomization: neither kubectl nor kustomize is on PATH (${KUSTOMIZE_HELP})` });
-        continue;
+    if (found.kustomizations.length > 0) {
+      const binary = options.render.kustomize ?? findOnPath(['kubectl', 'kustomize'], options.env);
+      for (const unit of found.kustomizations) {
+        if (binary === undefined) {
+          problems.push({ path: unit.file, message: `cannot build the kustomization: neither kubectl nor kustomize is on PATH (${KUSTOMIZE_HELP})` });
+          continue;
+        }
+        const rendered = await renderKustomization(unit, { binary, files: cache, sandbox, guard });
+        files.push(...rendered.files);
+        problems.push(...rendered.problems);
+        if (rendered.unbuilt.length > 0) {
+          const local = readPlainInputs(rendered.unbuilt.map(shownPath), options.readStdin);
+          files.push(...local.files);
+          problems.push(...local.problems);
+        }
       }
-      const rendered = await renderKustomization(unit, { binary, files: cache });
-      files.push(...rendered.files);
-      problems.push(...rendered.problems);
     }
+  } finally {
+    sandbox.close();
   }
   return { files, problems, notices };
+}
+
+function shownPath(absolute: string): string {
+  const rel = relative(process.cwd(), absolute);
+  return rel.startsWith('..') ? absolute : rel;
 }
 
 /**

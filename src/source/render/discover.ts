@@ -2,7 +2,7 @@
 // given, the directories walked, and, for a file given alone (a pre-commit hook passes single
 // files), the chart or kustomization that owns it.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
 import { manifestFilesUnder, type InputProblem } from '../inputs.js';
 
@@ -23,6 +23,12 @@ export interface KustomizationUnit {
   file: string;
   /** Patch files of this kustomization and of those it builds on, absolute: where a finding may come from. */
   patches: string[];
+  /** Every local path it and its bases refer to, with the kustomization file that names it: checked before kustomize reads them. */
+  references: { from: string; path: string }[];
+  /** Remote resources and bases (URLs, git), through its bases too. */
+  remote: string[];
+  /** Its plain resource files, through its bases too, absolute: linted as they are when it cannot be built. */
+  resources: string[];
 }
 
 export interface Discovery {
@@ -116,7 +122,13 @@ export function discover(paths: readonly string[]): Discovery {
       walked.some((file) => dirname(resolve(file)) === directory || reached.has(resolve(file))) || single.some((file) => reached.has(resolve(file)));
     if (!wanted) continue;
     for (const file of reached) owned.add(file);
-    units.push({ kind: 'kustomization', directory: display, file: kustomizationFileIn(directory)!, patches: graph.patches(directory) });
+    units.push({
+      kind: 'kustomization',
+      directory: display,
+      file: kustomizationFileIn(directory)!,
+      patches: graph.patches(directory),
+      ...graph.closure(directory),
+    });
   }
   for (const directory of kustomizations.keys()) owned.add(kustomizationFileIn(directory)!);
   for (const file of [...walked, ...single]) if (!owned.has(resolve(file))) files.push(file);
@@ -143,6 +155,12 @@ interface References {
   /** Files read (resources, patches, …), absolute. */
   files: Set<string>;
   patches: Set<string>;
+  /** Plain resource files, absolute. */
+  resources: Set<string>;
+  /** Every local path named, as written, with the kustomization file naming it. */
+  named: { from: string; path: string }[];
+  /** Remote resources (URLs, git). */
+  remote: Set<string>;
   /** A `kind: Component` cannot be built on its own. */
   component: boolean;
 }
@@ -175,6 +193,24 @@ class KustomizationGraph {
     return files;
   }
 
+  /** References, remote resources and plain resource files of a kustomization and of everything it builds on. */
+  closure(directory: string): Pick<KustomizationUnit, 'references' | 'remote' | 'resources'> {
+    const references: { from: string; path: string }[] = [];
+    const remote = new Set<string>();
+    const resources = new Set<string>();
+    const visit = (current: string, seen: Set<string>) => {
+      if (seen.has(current)) return;
+      seen.add(current);
+      const found = this.of(current);
+      references.push(...found.named);
+      for (const url of found.remote) remote.add(url);
+      for (const file of found.resources) resources.add(file);
+      for (const base of found.directories) visit(base, seen);
+    };
+    visit(directory, new Set());
+    return { references, remote: [...remote], resources: [...resources] };
+  }
+
   patches(directory: string, seen = new Set<string>()): string[] {
     if (seen.has(directory)) return [];
     seen.add(directory);
@@ -183,7 +219,15 @@ class KustomizationGraph {
   }
 
   private read(directory: string): References {
-    const references: References = { directories: new Set(), files: new Set(), patches: new Set(), component: false };
+    const references: References = {
+      directories: new Set(),
+      files: new Set(),
+      patches: new Set(),
+      resources: new Set(),
+      named: [],
+      remote: new Set(),
+      component: false,
+    };
     const file = kustomizationFileIn(directory);
     if (file === undefined) return references;
     let spec: Record<string, unknown>;
@@ -194,29 +238,72 @@ class KustomizationGraph {
       return references;
     }
     references.component = spec.kind === 'Component';
-    const add = (value: unknown, patch = false) => {
+    references.named.push({ from: file, path: basename(file) });
+    const add = (value: unknown, role: 'resource' | 'patch' | 'other' = 'other') => {
+      if (typeof value !== 'string' || value === '') return;
       // Remote resources (URLs, git) are fetched by kustomize; they are not files here.
-      if (typeof value !== 'string' || /^[a-z]+:\/\//i.test(value) || value.startsWith('git@') || value.includes('?ref=')) return;
+      if (isRemoteReference(value)) {
+        references.remote.add(value);
+        return;
+      }
+      references.named.push({ from: file, path: value });
       const target = resolve(directory, value);
       if (!existsSync(target)) return;
       if (statSync(target).isDirectory()) references.directories.add(target);
       else {
         references.files.add(target);
-        if (patch) references.patches.add(target);
+        if (role === 'patch') references.patches.add(target);
+        if (role === 'resource') references.resources.add(target);
       }
     };
-    for (const key of ['resources', 'bases', 'components', 'crds', 'transformers', 'generators', 'validators']) {
+    for (const key of ['resources', 'bases']) {
+      const list = spec[key];
+      if (Array.isArray(list)) for (const item of list) add(item, 'resource');
+    }
+    for (const key of ['components', 'crds', 'transformers', 'generators', 'validators', 'configurations']) {
       const list = spec[key];
       if (Array.isArray(list)) for (const item of list) add(item);
     }
     const strategic = spec.patchesStrategicMerge;
-    if (Array.isArray(strategic)) for (const item of strategic) add(item, true);
-    for (const key of ['patches', 'patchesJson6902']) {
+    if (Array.isArray(strategic)) for (const item of strategic) add(item, 'patch');
+    for (const key of ['patches', 'patchesJson6902', 'replacements']) {
       const list = spec[key];
-      if (Array.isArray(list)) for (const patch of list) add((patch as { path?: unknown } | null)?.path, true);
+      if (Array.isArray(list)) for (const patch of list) add((patch as { path?: unknown } | null)?.path, key === 'replacements' ? 'other' : 'patch');
     }
+    // Files that generators read (`files: [key=path]`, `envs`, `env`), and other named paths.
+    for (const key of ['configMapGenerator', 'secretGenerator']) {
+      const list = spec[key];
+      if (!Array.isArray(list)) continue;
+      for (const generator of list as { files?: unknown; envs?: unknown; env?: unknown }[]) {
+        for (const entry of [...asList(generator?.files), ...asList(generator?.envs), generator?.env])
+          if (typeof entry === 'string') add(entry.includes('=') ? entry.slice(entry.indexOf('=') + 1) : entry);
+      }
+    }
+    add((spec.openapi as { path?: unknown } | undefined)?.path);
+    const helmGlobals = spec.helmGlobals as { chartHome?: unknown; configHome?: unknown } | undefined;
+    add(helmGlobals?.chartHome);
+    add(helmGlobals?.configHome);
+    if (Array.isArray(spec.helmCharts))
+      for (const chart of spec.helmCharts as { valuesFile?: unknown; additionalValuesFiles?: unknown }[]) {
+        add(chart?.valuesFile);
+        for (const values of asList(chart?.additionalValuesFiles)) add(values);
+      }
     return references;
   }
+}
+
+/** A resource kustomize fetches: a URL, an scp-like git address, or a path with a git ref. */
+export function isRemoteReference(value: string): boolean {
+  return (
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ||
+    /^[\w.-]+@[\w.-]+:/.test(value) ||
+    value.includes('?ref=') ||
+    /^(?:github|gitlab|bitbucket)\.(?:com|org)\//.test(value)
+  );
+}
+
+function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
 /** A directory as the user will recognise it: relative to the working directory when inside it. */

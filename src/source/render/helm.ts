@@ -1,7 +1,7 @@
 // Charts: rendered with `helm template`, each document mapped back to its template by the
 // `# Source:` line helm writes above it.
 import { existsSync, readdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Position } from '../../model/position.js';
 import type { ResourceOrigin } from '../../model/resource.js';
 import type { InputFile, InputProblem } from '../inputs.js';
@@ -9,7 +9,8 @@ import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
 import type { ChartUnit } from './discover.js';
 import { locateInTemplate, type FileCache } from './locate-source.js';
-import { runTool, toolMessage } from './run-tool.js';
+import { renderFailure, type RenderSandbox } from './sandbox.js';
+import type { TreeGuard } from './tree-guard.js';
 
 const SOURCE_LINE = /^# Source: (.+)$/gm;
 
@@ -18,6 +19,8 @@ export interface HelmOptions {
   values: readonly string[];
   set: readonly string[];
   files: FileCache;
+  sandbox: RenderSandbox;
+  guard: TreeGuard;
 }
 
 /**
@@ -29,6 +32,10 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   const variants: (string | undefined)[] = [undefined, ...ciValuesFiles(chart.directory)];
   const files: InputFile[] = [];
   const problems: InputProblem[] = [];
+  const refused = options.guard.chartProblem(chart.directory, options.sandbox.limits.allowNetwork);
+  if (refused !== undefined) {
+    return { files, problems: [{ path: join(chart.directory, 'Chart.yaml'), message: `cannot render the chart ${chart.directory}: ${refused}` }] };
+  }
   for (const values of variants) {
     const args = ['template', 'release-name', resolve(chart.directory)];
     if (values !== undefined) args.push('--values', resolve(values));
@@ -36,13 +43,20 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
       for (const file of options.values) args.push('--values', resolve(file));
       for (const assignment of options.set) args.push('--set', assignment);
     }
-    const run = await runTool(options.helm, args, process.cwd());
+    const run = await options.sandbox.run(options.helm, args, process.cwd());
     const label = values === undefined ? chart.directory : `${chart.directory} with ${values}`;
     if (run.code !== 0) {
-      problems.push({ path: join(chart.directory, 'Chart.yaml'), message: `cannot render the chart (helm template ${label}): ${toolMessage(run)}` });
+      problems.push({
+        path: join(chart.directory, 'Chart.yaml'),
+        message: `cannot render the chart (helm template ${label}): ${renderFailure(run, options.sandbox.limits)}`,
+      });
       continue;
     }
-    files.push({ path: `${values ?? chart.directory} (helm template)`, text: run.stdout, rendered: helmOrigin(chart.directory, values, options.files) });
+    files.push({
+      path: `${values ?? chart.directory} (helm template)`,
+      text: run.stdout,
+      rendered: helmOrigin(chart.directory, values, options.files, options.guard),
+    });
   }
   return { files, problems };
 }
@@ -60,9 +74,11 @@ function ciValuesFiles(chart: string): string[] {
 /**
  * Origins for helm's output, of a chart directory or (root undefined) a stream on stdin: each
  * document's `# Source: <chart>/templates/x.yaml` names the template; the chart's own name is
- * replaced by its directory.
+ * replaced by its directory. The `# Source:` line is text of the input: a path it names that leaves
+ * the chart (or, on stdin, the tree being linted) is disregarded — never opened, never pointed at —
+ * and the finding keeps its place in the rendered output.
  */
-export function helmOrigin(root: string | undefined, values: string | undefined, files: FileCache): RenderedOrigin {
+export function helmOrigin(root: string | undefined, values: string | undefined, files: FileCache, guard: TreeGuard): RenderedOrigin {
   let sources: { offset: number; path: string }[] | undefined;
   return {
     from: 'helm',
@@ -72,7 +88,7 @@ export function helmOrigin(root: string | undefined, values: string | undefined,
       sources ??= [...source.text.matchAll(SOURCE_LINE)].map((match) => ({ offset: match.index, path: match[1]!.trim() }));
       const offset = source.documentOffset(index) ?? 0;
       const named = sources.filter((entry) => entry.offset <= offset).at(-1)?.path;
-      const template = named === undefined ? undefined : templatePath(root, named);
+      const template = named === undefined ? undefined : templatePath(root, named, guard);
       const locateRendered = (pointer: string) => source.locate(index, pointer);
       const fallback = root === undefined ? source.file : join(root, 'Chart.yaml');
       const absolute = template !== undefined && existsSync(template) ? template : undefined;
@@ -89,11 +105,19 @@ export function helmOrigin(root: string | undefined, values: string | undefined,
   };
 }
 
-/** `mychart/templates/x.yaml` → `<chart directory>/templates/x.yaml`; for stdin, as written (relative to here). */
-function templatePath(root: string | undefined, named: string): string {
+/**
+ * `mychart/templates/x.yaml` → `<chart directory>/templates/x.yaml`; for stdin, as written (relative
+ * to here). Undefined for a path that would leave the chart or the tree: absolute, `..`, a link out.
+ */
+function templatePath(root: string | undefined, named: string, guard: TreeGuard): string | undefined {
+  if (isAbsolute(named) || named.includes('\0') || /[\u0000-\u001f]/.test(named)) return undefined;
   const slash = named.indexOf('/');
-  if (root === undefined || slash === -1) return named;
-  return join(root, named.slice(slash + 1));
+  const path = root === undefined || slash === -1 ? named : join(root, named.slice(slash + 1));
+  const within = root === undefined ? process.cwd() : root;
+  const rel = relative(resolve(within), resolve(path));
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  if (!guard.containsLexically(path)) return undefined;
+  return existsSync(path) && !guard.contains(path) ? undefined : path;
 }
 
 function shown(path: string): string {

@@ -10,7 +10,8 @@ import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
 import type { KustomizationUnit } from './discover.js';
 import { locateInManifests, type FileCache } from './locate-source.js';
-import { runTool, toolMessage } from './run-tool.js';
+import { renderFailure, type RenderSandbox } from './sandbox.js';
+import type { TreeGuard } from './tree-guard.js';
 
 export const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
 
@@ -18,9 +19,38 @@ export interface KustomizeOptions {
   /** kubectl (run as `kubectl kustomize`) or kustomize (run as `kustomize build`). */
   binary: string;
   files: FileCache;
+  sandbox: RenderSandbox;
+  guard: TreeGuard;
 }
 
-export async function renderKustomization(unit: KustomizationUnit, options: KustomizeOptions): Promise<{ files: InputFile[]; problems: InputProblem[] }> {
+export interface KustomizeResult {
+  files: InputFile[];
+  problems: InputProblem[];
+  /** Local resource files to lint as they are, when the kustomization itself cannot be built. */
+  unbuilt: string[];
+}
+
+export async function renderKustomization(unit: KustomizationUnit, options: KustomizeOptions): Promise<KustomizeResult> {
+  const tool = basename(options.binary).startsWith('kubectl') ? 'kubectl kustomize' : 'kustomize build';
+  const refuse = (reason: string, unbuilt: string[] = []): KustomizeResult => ({
+    files: [],
+    problems: [{ path: unit.file, message: `cannot build the kustomization (${tool} ${unit.directory}): ${reason}` }],
+    unbuilt,
+  });
+  for (const reference of unit.references) {
+    const problem = options.guard.referenceProblem(reference.from, reference.path);
+    if (problem !== undefined) return refuse(problem);
+  }
+  if (unit.remote.length > 0 && !options.sandbox.limits.allowNetwork) {
+    // Fail fast, without starting kustomize, and lint what is here.
+    const local = unit.resources.filter((file) => options.guard.contains(file));
+    return refuse(
+      `it refers to ${unit.remote.slice(0, 3).join(', ')}${unit.remote.length > 3 ? ', …' : ''}: the network is off while rendering (--allow-network turns it on)${
+        local.length > 0 ? `; its ${local.length} local resource ${local.length === 1 ? 'file is' : 'files are'} linted as written` : ''
+      }`,
+      local,
+    );
+  }
   // The wrapper lives in a temporary directory and refers to the kustomization by a relative path
   // (kustomize refuses absolute ones); it changes nothing but the origin annotations.
   const wrapper = mkdtempSync(join(tmpdir(), 'probe-lint-kustomize-'));
@@ -29,35 +59,27 @@ export async function renderKustomization(unit: KustomizationUnit, options: Kust
       join(wrapper, 'kustomization.yaml'),
       `resources:\n  - ${JSON.stringify(relative(wrapper, resolve(unit.directory)))}\nbuildMetadata: [originAnnotations]\n`,
     );
-    const kubectl = basename(options.binary).startsWith('kubectl');
-    const run = await runTool(options.binary, kubectl ? ['kustomize', wrapper] : ['build', wrapper], process.cwd());
-    if (run.code !== 0) {
-      return {
-        files: [],
-        problems: [
-          {
-            path: unit.file,
-            message: `cannot build the kustomization (${kubectl ? 'kubectl kustomize' : 'kustomize build'} ${unit.directory}): ${toolMessage(run).replaceAll(wrapper, unit.directory)}`,
-          },
-        ],
-      };
-    }
+    const run = await options.sandbox.run(options.binary, tool === 'kubectl kustomize' ? ['kustomize', wrapper] : ['build', wrapper], process.cwd());
+    if (run.code !== 0) return refuse(renderFailure(run, options.sandbox.limits).replaceAll(wrapper, unit.directory));
     return {
-      files: [{ path: `${unit.directory} (kustomize build)`, text: run.stdout, rendered: kustomizeOrigin(unit, wrapper, options.files) }],
+      files: [{ path: `${unit.directory} (kustomize build)`, text: run.stdout, rendered: kustomizeOrigin(unit, wrapper, options.files, options.guard) }],
       problems: [],
+      unbuilt: [],
     };
   } finally {
     rmSync(wrapper, { recursive: true, force: true });
   }
 }
 
-function kustomizeOrigin(unit: KustomizationUnit, wrapper: string, files: FileCache): RenderedOrigin {
+function kustomizeOrigin(unit: KustomizationUnit, wrapper: string, files: FileCache, guard: TreeGuard): RenderedOrigin {
   return {
     from: 'kustomize',
     root: unit.directory,
     values: undefined,
     originOf(index: number, value: unknown, source: SourceFile): ResourceOrigin {
-      const declaring = declaringFile(value, wrapper);
+      // The annotation is kustomize's, but an object may bring its own: only a file inside the tree counts.
+      const named = declaringFile(value, wrapper);
+      const declaring = named !== undefined && guard.contains(named) ? named : undefined;
       removeOriginAnnotation(value);
       const locateRendered = (pointer: string) => source.locate(index, pointer);
       const place = (pointer: string) => (declaring === undefined ? undefined : locateInManifests(files, declaring, unit.patches, value, pointer));

@@ -1,11 +1,11 @@
 // From a finding in rendered output back to the file the user edits: a line in a Helm template
 // (found by the keys on the finding's path, since the template is not YAML), or the exact place in
 // the manifest a kustomization declared, or in the patch that set the value.
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { parsePointer, valueAt } from '../../model/pointer.js';
 import type { Position } from '../../model/position.js';
 import { isKubeObject } from '../../model/resource.js';
+import { readManifestFile } from '../inputs.js';
 import { SourceFile } from '../source-file.js';
 
 /** Reads each file once per run. */
@@ -15,13 +15,9 @@ export class FileCache {
 
   text(path: string): string | undefined {
     if (!this.texts.has(path)) {
-      let text: string | undefined;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch {
-        text = undefined;
-      }
-      this.texts.set(path, text);
+      // Regular files only, within the input size limit: a FIFO named by a template must not hang the run.
+      const read = readManifestFile(path);
+      this.texts.set(path, 'text' in read ? read.text : undefined);
     }
     return this.texts.get(path);
   }

@@ -1,0 +1,204 @@
+// What a chart or kustomization may read: files inside the tree being linted (the repository that
+// holds the inputs), nothing else. helm follows symbolic links when it loads a chart, and kustomize
+// checks only the directory part of a path, so a link `templates/x.yaml -> /proc/self/environ` would
+// hand the CI job's environment to the chart. Links and references are checked here, before either
+// tool runs, and a chart or kustomization that reaches outside is refused as a whole.
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+/** A chart may not be larger than this in all (helm reads every file of it into memory). */
+const MAX_CHART_BYTES = 256 * 1024 * 1024;
+/** Entries walked per chart before giving up: a chart is tens of files, a runaway tree is not one. */
+const MAX_CHART_ENTRIES = 20_000;
+
+/**
+ * The tree an input belongs to: the top of the git work tree that holds it (a pull request's
+ * checkout), else the input itself (a directory) or the directory of a file.
+ */
+export function treeRootOf(path: string): string {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+  let directory = statSync(real).isDirectory() ? real : dirname(real);
+  const start = directory;
+  for (;;) {
+    if (existsSync(join(directory, '.git'))) return directory;
+    const parent = dirname(directory);
+    if (parent === directory) return start;
+    directory = parent;
+  }
+}
+
+export class TreeGuard {
+  private readonly roots: string[];
+
+  constructor(roots: readonly string[]) {
+    this.roots = [...new Set(roots.map((root) => safeRealpath(root) ?? resolve(root)))];
+  }
+
+  /** Whether `path` (resolved through every link) lies inside the tree. */
+  contains(path: string): boolean {
+    const real = safeRealpath(path);
+    return real !== undefined && this.inside(real);
+  }
+
+  /** Inside the tree as written, without touching the file system (for paths named by a file, never opened). */
+  containsLexically(path: string): boolean {
+    return this.inside(resolve(path));
+  }
+
+  private inside(absolute: string): boolean {
+    return this.roots.some((root) => absolute === root || absolute.startsWith(root.endsWith(sep) ? root : root + sep));
+  }
+
+  /**
+   * Why the chart may not be rendered, or undefined: a link that leaves the tree or is broken, a
+   * special file (a FIFO would hang helm), too many or too large files, or (without network) a
+   * schema that refers to a URL.
+   */
+  chartProblem(directory: string, allowNetwork: boolean): string | undefined {
+    let entries = 0;
+    let bytes = 0;
+    const walk = (folder: string): string | undefined => {
+      let names: string[];
+      try {
+        names = readdirSync(folder).sort();
+      } catch (error) {
+        return `cannot read ${shown(folder)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+      }
+      for (const name of names) {
+        if (++entries > MAX_CHART_ENTRIES) return `it holds more than ${MAX_CHART_ENTRIES} files`;
+        const path = join(folder, name);
+        const link = lstatSync(path);
+        let stats = link;
+        if (link.isSymbolicLink()) {
+          const target = safeRealpath(path);
+          if (target === undefined) return `${shown(path)} is a broken symbolic link`;
+          if (!this.inside(target)) return `${shown(path)} is a symbolic link to ${target}, outside the tree being linted; a chart may only read its own files`;
+          stats = statSync(target);
+        }
+        if (stats.isDirectory()) {
+          // A linked directory inside the tree is checked where it really lives, once.
+          if (link.isSymbolicLink()) continue;
+          const problem = walk(path);
+          if (problem !== undefined) return problem;
+        } else if (!stats.isFile()) {
+          return `${shown(path)} is not a regular file (a FIFO, socket or device)`;
+        } else {
+          bytes += stats.size;
+          if (bytes > MAX_CHART_BYTES) return `its files add up to more than ${MAX_CHART_BYTES / 1024 / 1024} MiB`;
+          if (name === 'values.schema.json') {
+            const problem = schemaReferenceProblem(shown(path), readText(path), allowNetwork);
+            if (problem !== undefined) return problem;
+          }
+          if (/\.tgz$/.test(name) && basename(folder) === 'charts') {
+            const problem = packagedChartProblem(path, allowNetwork);
+            if (problem !== undefined) return problem;
+          }
+        }
+      }
+      return undefined;
+    };
+    return walk(directory);
+  }
+
+  /** Why a kustomization's file reference may not be read, or undefined. */
+  referenceProblem(from: string, reference: string): string | undefined {
+    const target = resolve(dirname(from), reference);
+    if (!existsSync(target) && !isBrokenLink(target)) return undefined; // kustomize says what is missing
+    const real = safeRealpath(target);
+    if (real === undefined) return `${shown(from)} refers to ${reference}, a broken symbolic link`;
+    if (!this.inside(real))
+      return `${shown(from)} refers to ${reference}, which is ${real}, outside the tree being linted; a kustomization may only read files inside it`;
+    const stats = statSync(real);
+    if (!stats.isFile() && !stats.isDirectory()) return `${shown(from)} refers to ${reference}, which is not a regular file`;
+    return undefined;
+  }
+}
+
+/** `$ref`s of a chart's values.schema.json: helm fetches URLs (and reads files) they name. */
+function schemaReferenceProblem(path: string, text: string | undefined, allowNetwork: boolean): string | undefined {
+  if (text === undefined) return undefined;
+  for (const match of text.matchAll(/"\$(?:ref|schema|id)"\s*:\s*"([^"]*)"/g)) {
+    const reference = match[1]!;
+    if (/^file:/i.test(reference) || reference.startsWith('/')) return `${path} refers to ${reference}: a schema may not read files outside the chart`;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(reference) && !allowNetwork && match[0].includes('$ref'))
+      return `${path} refers to ${reference}: the network is off while rendering (--allow-network turns it on)`;
+  }
+  return undefined;
+}
+
+/** The largest a packaged subchart may unpack to while its schemas are looked for. */
+const MAX_PACKAGE_BYTES = 64 * 1024 * 1024;
+
+/** A packaged subchart (charts/*.tgz, what `helm dependency build` leaves): its schemas, checked like the chart's own. */
+function packagedChartProblem(path: string, allowNetwork: boolean): string | undefined {
+  let tar: Buffer;
+  try {
+    tar = gunzipSync(readFileSync(path), { maxOutputLength: MAX_PACKAGE_BYTES });
+  } catch (error) {
+    return `${shown(path)} cannot be unpacked (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  for (const entry of tarEntries(tar)) {
+    if (entry.name.endsWith('/values.schema.json') || entry.name === 'values.schema.json') {
+      const problem = schemaReferenceProblem(`${shown(path)}:${entry.name}`, entry.data.toString('utf8'), allowNetwork);
+      if (problem !== undefined) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** The regular files of a ustar archive (names up to 255 bytes with the prefix field; PAX headers are skipped). */
+function* tarEntries(tar: Buffer): Generator<{ name: string; data: Buffer }> {
+  let offset = 0;
+  while (offset + 512 <= tar.length) {
+    const header = tar.subarray(offset, offset + 512);
+    if (header.every((byte) => byte === 0)) return;
+    const field = (start: number, length: number) =>
+      header
+        .subarray(start, start + length)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
+    const size = parseInt(field(124, 12).trim() || '0', 8);
+    if (!Number.isFinite(size) || size < 0) return;
+    const prefix = field(345, 155);
+    const name = prefix === '' ? field(0, 100) : `${prefix}/${field(0, 100)}`;
+    const type = String.fromCharCode(header[156] ?? 48);
+    const start = offset + 512;
+    if (type === '0' || type === '\0') yield { name, data: tar.subarray(start, Math.min(start + size, tar.length)) };
+    offset = start + Math.ceil(size / 512) * 512;
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function safeRealpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function isBrokenLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+}
