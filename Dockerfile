@@ -1,6 +1,8 @@
-# probe-lint: the CLI and the admission webhook in one image.
+# probe-lint: the CLI and the admission webhook in one image, on the newest Node LTS.
+# NODE_IMAGE picks the base (e.g. a mirror, or a locally built base where the registry is out of reach).
+ARG NODE_IMAGE=node:24-alpine
 # Build stage: dev dependencies and the TypeScript compiler.
-FROM node:20-alpine AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -11,7 +13,7 @@ COPY schema ./schema
 RUN npx tsc -p tsconfig.build.json
 
 # Runtime stage: production dependencies only, no compiler, no shell tools needed.
-FROM node:20-alpine AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

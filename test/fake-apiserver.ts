@@ -11,10 +11,16 @@ import type { TestPki } from './tls.js';
 
 export type ApiMode = 'ok' | 'fail' | 'hang';
 
+/** Answers a hostile (or broken) API server gives: a list that never ends, a continue token that repeats, a watch event that never ends. */
+export type HostileAnswer = 'endless-list' | 'repeated-continue' | 'endless-event';
+
 type Json = Record<string, any>;
 
 export class FakeApiServer {
   mode: ApiMode = 'ok';
+  hostile: HostileAnswer | undefined;
+  /** Bytes written by the hostile answers, to tell how much a client read before it stopped. */
+  hostileBytes = 0;
   /** Collections by API path without namespace, e.g. "/api/v1/nodes", "/apis/apps/v1/deployments". */
   readonly collections = new Map<string, Json[]>();
   readonly requests: string[] = [];
@@ -129,6 +135,7 @@ current-context: fake
     const match = /^(\/apis?\/[^/]+(?:\/[^/]+)?)\/namespaces\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     const [path, namespace] = match ? [`${match[1]}/${match[3]}`, match[2]] : [url.pathname, undefined];
     const collection = this.collections.get(path);
+    if (this.hostile !== undefined && collection !== undefined && this.answerHostile(url, res)) return;
     if (collection === undefined) {
       this.json(res, 404, { kind: 'Status', code: 404, message: `${url.pathname} not found` });
       return;
@@ -166,6 +173,34 @@ current-context: fake
       return;
     }
     this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata, items: page });
+  }
+
+  /** Writes a hostile answer; false when the request is not one it applies to. */
+  private answerHostile(url: URL, res: ServerResponse): boolean {
+    const watching = url.searchParams.get('watch') === 'true';
+    if (this.hostile === 'repeated-continue' && !watching) {
+      this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '1', continue: 'again' }, items: [] });
+      return true;
+    }
+    if ((this.hostile === 'endless-list' && !watching) || (this.hostile === 'endless-event' && watching)) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(watching ? '{"type":"ADDED","object":{"metadata":{"name":"' : '{"kind":"List","apiVersion":"v1","metadata":{},"items":[');
+      const chunk = watching ? 'x'.repeat(64 * 1024) : `${JSON.stringify({ metadata: { name: 'filler', annotations: { a: 'y'.repeat(60 * 1024) } } })},`;
+      // Writes while the client reads, up to 1 GiB: the client must stop long before.
+      const pump = () => {
+        while (!res.destroyed && this.hostileBytes < 1024 * 1024 * 1024) {
+          this.hostileBytes += chunk.length;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end();
+      };
+      pump();
+      return true;
+    }
+    return false;
   }
 
   private json(res: ServerResponse, status: number, body: Json): void {

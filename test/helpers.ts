@@ -79,9 +79,9 @@ ${indent(containerFields, 6)}
 }
 
 /** Like runCli, without blocking this process: for tests whose servers run in the test process. */
-export function runCliAsync(args: string[], options: { input?: string; cwd?: string } = {}): Promise<CliRun> {
+export function runCliAsync(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

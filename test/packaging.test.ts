@@ -82,9 +82,10 @@ describe('Dockerfile', () => {
   const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
   const stages = dockerfile.split('\n').filter((line) => line.startsWith('FROM '));
 
-  it('builds in one stage and runs production dependencies only on a small Node 20 base', () => {
+  it('builds in one stage and runs production dependencies only on the newest Node LTS (the base a build argument)', () => {
     assert.equal(stages.length, 2);
-    assert.match(stages[1]!, /^FROM node:20-alpine AS runtime$/);
+    assert.match(dockerfile, /^ARG NODE_IMAGE=node:24-alpine$/m);
+    assert.deepEqual(stages, ['FROM ${NODE_IMAGE} AS build', 'FROM ${NODE_IMAGE} AS runtime']);
     const runtime = dockerfile.slice(dockerfile.indexOf(stages[1]!));
     assert.match(runtime, /npm ci --omit=dev/);
     assert.doesNotMatch(runtime, /COPY \. /);

@@ -267,3 +267,44 @@ describe('connections that never finish are cut off', () => {
     assert.match(received, /^HTTP\/1\.1 200/);
   });
 });
+
+describe('every received review is answered', () => {
+  // Go's HTTP client (the API server's) does not pipeline, but a client may: every review sent on
+  // one connection gets its answer, in order, denied ones too (their answers are the larger ones).
+  for (const [label, object] of [
+    ['denied', () => pod([rejected()])],
+    ['allowed', () => pod([clean()])],
+  ] as const) {
+    // Node 20's HTTP server errors on pipelined requests over TLS once its parser pauses (HPE_PAUSED)
+    // and drops the rest; 22 and later answer them all. probe-lint supports 22 and 24.
+    const skip = Number(process.versions.node.split('.')[0]) < 22 ? `Node ${process.version} drops pipelined requests (fixed in Node 22)` : false;
+    it(`answers 150 ${label} reviews pipelined on one connection, in order`, { skip }, async () => {
+      await withHarness({ webhook: { mode: 'enforce' } }, async (harness) => {
+        const reviews = Array.from({ length: 150 }, () => admissionReview({ operation: 'CREATE', object: object() }));
+        const wire = reviews
+          .map((review) => {
+            const body = JSON.stringify(review);
+            return `POST /validate HTTP/1.1\r\nhost: webhook\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+          })
+          .join('');
+        const received = await new Promise<string>((resolve, reject) => {
+          let text = '';
+          const socket = connect({ port: harness.port, host: '127.0.0.1', ca: readFileSync(harness.caFile) }, () => socket.write(wire));
+          socket.on('data', (chunk: Buffer) => {
+            text += chunk.toString('utf8');
+            if ((text.match(/"kind":"AdmissionReview"/g) ?? []).length === reviews.length) socket.end();
+          });
+          socket.on('close', () => resolve(text));
+          socket.on('error', reject);
+          socket.setTimeout(20_000, () => socket.destroy(new Error(`timed out with ${(text.match(/HTTP\/1\.1 /g) ?? []).length} answers`)));
+        });
+        const uids = [...received.matchAll(/"uid":"([^"]+)"/g)].map((match) => match[1]);
+        assert.deepEqual(
+          uids,
+          reviews.map((review) => review.request.uid),
+        );
+        assert.equal((received.match(/"allowed":false/g) ?? []).length, label === 'denied' ? reviews.length : 0);
+      });
+    });
+  }
+});

@@ -15,7 +15,7 @@ import { createLogger } from '../src/webhook/logger.js';
 import { createWebhookServer } from '../src/webhook/server.js';
 import { admissionReview, container, pod } from './admission.js';
 import { defaultHost } from '../src/cli/listen-address.js';
-import { runCli } from './helpers.js';
+import { runCli, until } from './helpers.js';
 import { startServe } from './serve-process.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
@@ -222,17 +222,16 @@ describe('probe-lint serve', () => {
     assert.deepEqual(tally.readyAfterSignal, [503], '/readyz fails once draining');
   });
 
-  it("writes a review's log line within a second, not when a buffer fills", async () => {
+  it("writes a review's log line while the server keeps running, not when a buffer fills", async () => {
     const cert = pki.issue('log-flush');
     const serve = await startServe(['--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key]);
     try {
       const review = admissionReview({ operation: 'CREATE', object: pod([container('web')]) });
       const reply = await httpsRequest(serve.port, '/validate', { body: JSON.stringify(review), ca: pki.caCert });
       assert.equal(reply.status, 200);
-      const sent = Date.now();
-      while (!serve.output().includes(review.request.uid) && Date.now() - sent < 3000) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.ok(serve.output().includes(`"uid":"${review.request.uid}"`), 'the review is logged while the server keeps running');
-      assert.ok(Date.now() - sent < 2000, `logged after ${Date.now() - sent} ms`);
+      // One line never fills the buffer: it shows only because the logger flushes on its interval.
+      // The wait is generous so that a loaded machine does not fail it; no speed is asserted.
+      await until(() => serve.output().includes(`"uid":"${review.request.uid}"`), 'the review is logged while the server keeps running', 15_000);
     } finally {
       serve.child.kill('SIGTERM');
       await serve.exited;

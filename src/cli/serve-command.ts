@@ -50,6 +50,11 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
     io.stderr(`probe-lint serve: cannot start: ${(error as Error).message}\n`);
     return 2;
   }
+  if (nodeMajor() < 22)
+    logger.warn(
+      { node: process.version },
+      'Node.js before 22 can drop HTTP/1.1 requests pipelined on one connection (its parser errors while paused); run the webhook on Node 22 or later',
+    );
   cluster?.refresher.start();
   cluster?.namespaces.start();
   // The port bound, which differs from --port 0.
@@ -92,4 +97,8 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
     process.once('SIGTERM', () => shutdown('SIGTERM'));
     process.once('SIGINT', () => shutdown('SIGINT'));
   });
+}
+
+function nodeMajor(): number {
+  return Number(process.versions.node.split('.')[0]);
 }

@@ -2,6 +2,7 @@ import type { Severity } from '../engine/rule.js';
 import { standaloneMessage } from './finding-text.js';
 import { renderedNote, type ReportInput } from './located.js';
 import { plural } from './text.js';
+import { visible } from './visible.js';
 
 const COMMANDS: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
@@ -33,9 +34,10 @@ function properties(values: Record<string, string | number | undefined>): string
     .join(',');
 }
 
-// The escaping GitHub's runner applies (actions/toolkit core/src/command.ts).
+// The escaping GitHub's runner applies (actions/toolkit core/src/command.ts), after every other
+// control character is made visible (an escape sequence would still recolour the log).
 function escapeData(value: string): string {
-  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return visible(value).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 function escapeProperty(value: string): string {

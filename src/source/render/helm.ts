@@ -86,9 +86,17 @@ export function helmOrigin(root: string | undefined, values: string | undefined,
     values,
     originOf(index: number, value: unknown, source: SourceFile): ResourceOrigin {
       sources ??= [...source.text.matchAll(SOURCE_LINE)].map((match) => ({ offset: match.index, path: match[1]!.trim() }));
+      // This document's `# Source:` lines are those after the previous document began; of them,
+      // the last that stays inside the chart (a template may write a line of its own).
       const offset = source.documentOffset(index) ?? 0;
-      const named = sources.filter((entry) => entry.offset <= offset).at(-1)?.path;
-      const template = named === undefined ? undefined : templatePath(root, named, guard);
+      const previous = index === 0 ? -1 : (source.documentOffset(index - 1) ?? -1);
+      const own = sources.filter((entry) => entry.offset > previous && entry.offset <= offset);
+      // A document without a line of its own continues the one before it.
+      const named = own.length > 0 ? own : sources.filter((entry) => entry.offset <= offset).slice(-1);
+      const template = named
+        .map((entry) => templatePath(root, entry.path, guard))
+        .filter((path) => path !== undefined)
+        .at(-1);
       const locateRendered = (pointer: string) => source.locate(index, pointer);
       const fallback = root === undefined ? source.file : join(root, 'Chart.yaml');
       const absolute = template !== undefined && existsSync(template) ? template : undefined;
@@ -96,6 +104,8 @@ export function helmOrigin(root: string | undefined, values: string | undefined,
         file: template === undefined ? fallback : shown(template),
         documentIndex: index,
         locate: (pointer: string): Position | undefined => {
+          // A stream whose `# Source:` is disregarded (or absent) is the file: its own place is the place.
+          if (template === undefined && root === undefined) return locateRendered(pointer);
           const text = absolute === undefined ? undefined : files.text(absolute);
           return text === undefined ? undefined : locateInTemplate(text, pointer, value);
         },

@@ -1,0 +1,94 @@
+// An API server's answers are input too: a list that never ends, a continue token that repeats, a
+// watch event that never ends. audit and the webhook's refresher read through one client, which
+// stops at its bounds with an error that says why, instead of growing until the process dies.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { KubeClient, loadKubeConfig, RESPONSE_LIMITS } from '../src/cluster/kube-client.js';
+import { FakeApiServer, nodes } from './fake-apiserver.js';
+import { runCliAsync } from './helpers.js';
+import { makeTestPki } from './tls.js';
+
+const WORKLOADS = ['/apis/apps/v1/deployments', '/apis/apps/v1/statefulsets', '/apis/apps/v1/daemonsets', '/apis/batch/v1/cronjobs', '/apis/batch/v1/jobs'];
+
+describe('a hostile API server', () => {
+  let api: FakeApiServer;
+  let kubeconfig: string;
+
+  before(async () => {
+    api = new FakeApiServer(makeTestPki());
+    await api.start();
+    for (const path of [...WORKLOADS, '/api/v1/pods', '/api/v1/services', '/api/v1/namespaces']) api.set(path, []);
+    api.set('/api/v1/nodes', nodes(2));
+    kubeconfig = api.kubeconfig(mkdtempSync(join(tmpdir(), 'probe-lint-hostile-api-')));
+  });
+  after(() => api.stop());
+
+  it('audit stops reading a list that never ends at the response limit, and says so', async () => {
+    api.hostile = 'endless-list';
+    api.hostileBytes = 0;
+    try {
+      const run = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '-A']);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /the response is larger than 64 MiB; refusing to read more/);
+      // It read its limit and a little more in flight, not the gigabyte the server would send.
+      assert.ok(api.hostileBytes < RESPONSE_LIMITS.maxResponseBytes * 3, `the server wrote ${api.hostileBytes} bytes`);
+    } finally {
+      api.hostile = undefined;
+    }
+  });
+
+  it('audit stops at a continue token it has seen before', async () => {
+    api.hostile = 'repeated-continue';
+    const requestsBefore = api.requests.length;
+    try {
+      const run = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '-A']);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /the server returned the same continue token twice; the list would never end/);
+      // The first page, then the page of the token, then the repeat is seen: a handful of requests per list.
+      assert.ok(api.requests.length - requestsBefore < 20, `${api.requests.length - requestsBefore} requests`);
+    } finally {
+      api.hostile = undefined;
+    }
+  });
+
+  it('a list is read to at most the page limit', async () => {
+    const client = new KubeClient(loadKubeConfig(kubeconfig, undefined), { maxPages: 3 });
+    api.set(
+      '/api/v1/namespaces',
+      Array.from({ length: 10 }, (_, index) => ({ metadata: { name: `ns-${index}` } })),
+    );
+    let pages = 0;
+    await assert.rejects(
+      client.listPaged('/api/v1/namespaces', { limit: 2 }, AbortSignal.timeout(10_000), () => pages++),
+      /more than 3 pages; refusing to read more/,
+    );
+    assert.equal(pages, 3);
+    api.set('/api/v1/namespaces', []);
+  });
+
+  it('a watch event that never ends is cut off at the event limit, and the watch ends with that error', async () => {
+    api.hostile = 'endless-event';
+    api.hostileBytes = 0;
+    const client = new KubeClient(loadKubeConfig(kubeconfig, undefined), { maxEventBytes: 1024 * 1024 });
+    try {
+      const ended = await new Promise<unknown>((resolve) => {
+        void client.watch('/api/v1/namespaces', {}, () => assert.fail('no event is whole'), resolve);
+      });
+      assert.match(String((ended as Error).message), /an event larger than 1 MiB; refusing to read more/);
+      assert.ok(api.hostileBytes < 16 * 1024 * 1024, `the server wrote ${api.hostileBytes} bytes`);
+    } finally {
+      api.hostile = undefined;
+    }
+  });
+
+  it('a watch refused by the server ends with its status code', async () => {
+    const client = new KubeClient(loadKubeConfig(kubeconfig, undefined));
+    const ended = await new Promise<unknown>((resolve) => {
+      void client.watch('/api/v1/nothing-here', {}, () => assert.fail('no events'), resolve);
+    });
+    assert.equal((ended as { statusCode?: number }).statusCode, 404);
+  });
+});
