@@ -142,6 +142,25 @@ spec:
     );
   });
 
+  it("finds an OpenShift DeploymentConfig's pod template even when its containers name no image (an image-change trigger fills it)", () => {
+    const deploymentConfig = `apiVersion: apps.openshift.io/v1
+kind: DeploymentConfig
+metadata: {name: web}
+spec:
+  triggers: [{type: ImageChange, imageChangeParams: {containerNames: [web], from: {kind: ImageStreamTag, name: 'web:latest'}}}]
+  template:
+    spec:
+      containers:
+        - name: web
+          livenessProbe: {httpGet: {path: /, port: 8080}, timeoutSeconds: 10}
+`;
+    const { located } = lintText(deploymentConfig);
+    assert.deepEqual(located.map((finding) => `${finding.line}:${finding.column} ${finding.rule}`).sort(), [
+      '10:59 timeout-not-below-period',
+      '9:11 missing-readiness-probe',
+    ]);
+  });
+
   it('skips documents that are not Kubernetes objects', () => {
     const workflow = 'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n';
     const values = 'replicaCount: 2\nimage:\n  repository: nginx\nlivenessProbe:\n  httpGet: {port: 99999}\n';
@@ -152,6 +171,18 @@ spec:
 });
 
 describe('source positions', () => {
+  it('reads a stream of JSON objects as kubectl does, each in turn, with positions in each', () => {
+    const pod = (name: string, probe: string) =>
+      `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"${name}"},"spec":{"containers":[{"name":"c","image":"x",${probe}}]}}`;
+    const stream = `${pod('a', '"readinessProbe":{"tcpSocket":{"port":80},"terminationGracePeriodSeconds":5}')}\n  ${pod('b', '"livenessProbe":{"exec":{"command":["true"]},"timeoutSeconds":10}')}\n`;
+    const { located, resources } = lintText(stream, { file: 'stream.json' });
+    assert.equal(resources, 2);
+    assert.deepEqual(
+      located.filter((finding) => finding.severity !== 'info').map((finding) => `${finding.line}:${finding.column} ${finding.rule} ${finding.identity.name}`),
+      ['1:145 readiness-termination-grace-period a', '2:150 timeout-not-below-period b'],
+    );
+  });
+
   it('locates findings in JSON input', () => {
     const json = JSON.stringify(
       {

@@ -26,11 +26,14 @@ export default defineRule({
     summary: 'liveness and readiness run the same check and liveness acts no later than readiness',
     remediation:
       'Make liveness check only that the process itself is alive (a separate, cheap endpoint), or raise its failureThreshold so that it acts well after readiness.',
-    scope: PROBED_CONTAINERS,
+    // A pod that runs to completion (a Job's, a CronJob's, restartPolicy other than Always) serves no
+    // Service traffic worth protecting: a liveness kill only retries its work, so the cascade this
+    // rule is about cannot happen there.
+    scope: { ...PROBED_CONTAINERS, longRunningOnly: true },
     fix: 'suggestion',
     policy: {
       over: 'probed',
-      problems: mirrorProblems('c.livenessProbe', 'c.readinessProbe'),
+      problems: `(size(variables.longRunning) > 0 ? ${mirrorProblems('c.livenessProbe', 'c.readinessProbe')} : [])`,
       limits: "The CEL compares exec commands as written; the engine also expands $(VAR) from the container's env first, as the kubelet does.",
     },
     messages: {

@@ -6,6 +6,24 @@ const CONSEQUENCE = {
   startup: 'the container never counts as started, so liveness and readiness never run',
 } as const;
 
+/** When every check fails (a TCP connect to a port nothing serves over TCP). */
+const FAILING = {
+  liveness: 'the kubelet restarts the container again and again',
+  readiness: 'the pod never becomes ready',
+  startup: 'the container is killed when its startup budget runs out, again and again',
+} as const;
+
+interface DeclaredPort {
+  name?: unknown;
+  containerPort?: unknown;
+  protocol?: unknown;
+}
+
+/** The kubelet resolves a named port by name alone, whatever its protocol, then connects over TCP. */
+function isTcp(port: DeclaredPort): boolean {
+  return port.protocol === undefined || port.protocol === null || port.protocol === 'TCP';
+}
+
 export default defineRule({
   meta: {
     id: 'probe-port-not-declared',
@@ -20,10 +38,16 @@ export default defineRule({
           .map((handler) => {
             const port = `${probe}.${handler}.port`;
             const names = `(has(c.ports) ? c.ports.filter(x, has(x.name)).map(x, x.name) : [])`;
+            // The named port is UDP, and no TCP port has its number.
+            const udp =
+              `c.ports.exists(x, has(x.name) && x.name == ${port} && has(x.protocol) && x.protocol == 'UDP') && ` +
+              `!c.ports.exists(x, (!has(x.protocol) || x.protocol == 'TCP') && x.containerPort == c.ports.filter(y, has(y.name) && y.name == ${port})[0].containerPort)`;
             return (
               `(has(${probe}.${handler}) && type(${port}) == string && !(${port} in ${names}) ? ` +
               `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is not a declared port; the probe never runs. ' + ` +
-              `(size(${names}) > 0 ? 'Declared: ' + ${names}.join(', ') : 'No port is named')] : [])`
+              `(size(${names}) > 0 ? 'Declared: ' + ${names}.join(', ') : 'No port is named')] : ` +
+              `has(${probe}.${handler}) && type(${port}) == string && ${udp} ? ` +
+              `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is a UDP port; the kubelet checks over TCP, so every check fails'] : [])`
             );
           })
           .join(' + '),
@@ -38,6 +62,13 @@ export default defineRule({
           'cannot resolve the name, so every attempt errors and its result is thrown away (Unknown, not Failure; the event reads ' +
           '`port "{port}" not found` from the kubelet of Kubernetes 1.37, `strconv.Atoi: parsing "{port}": invalid syntax` before): ' +
           '{consequence}. Name a declared port or use the number.',
+      },
+      udp: {
+        short: '{field}.{handler}.port "{port}" is a UDP port; the kubelet checks over TCP, so every check fails',
+        long:
+          '{field}.{handler}.port "{port}" names {number}/UDP: the kubelet finds a named port by its name whatever its protocol, then ' +
+          'connects over TCP, and the container declares no TCP port {number}, so every check fails: {consequence}. Probe a port the ' +
+          'container serves over TCP (protocol TCP is the default), or check the UDP service with an exec probe.',
       },
       knative: {
         short: '{field}.{handler}.port "{port}" is not the serving port "{serving}"; Knative rejects it',
@@ -61,7 +92,18 @@ export default defineRule({
           if (port !== serving) report({ messageId: 'knative', data: { field: probe.field, handler, port, serving }, pointer });
           continue;
         }
-        if (declared.includes(port)) continue;
+        if (declared.includes(port)) {
+          const named = ports.find((candidate) => candidate.name === port) as DeclaredPort;
+          const tcpTwin = ports.some((candidate) => isTcp(candidate as DeclaredPort) && candidate.containerPort === named.containerPort);
+          if (named.protocol === 'UDP' && !tcpTwin) {
+            report({
+              messageId: 'udp',
+              data: { field: probe.field, handler, port, number: String(named.containerPort), consequence: FAILING[probe.type] },
+              pointer,
+            });
+          }
+          continue;
+        }
         report({
           messageId: 'notDeclared',
           data: {

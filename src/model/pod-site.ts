@@ -62,6 +62,15 @@ export const POD_SPEC_PATHS: Readonly<Record<string, string>> = {
 };
 
 const BUILT_IN_GROUPS = new Set(['', 'apps', 'extensions', 'batch']);
+
+/**
+ * Custom kinds whose pod template sits at a known place, found there even when a container names
+ * no image: an OpenShift DeploymentConfig leaves `image` out when an image-change trigger fills it.
+ */
+const KNOWN_CUSTOM_POD_SPEC_PATHS: Readonly<Record<string, string>> = {
+  'apps.openshift.io/DeploymentConfig': '/spec/template/spec',
+  'v1/DeploymentConfig': '/spec/template/spec',
+};
 const RUN_TO_COMPLETION_KINDS = new Set(['Job', 'CronJob']);
 const KNATIVE_SERVING_GROUP = 'serving.knative.dev';
 /** Custom resources are searched this deep for pod templates; real ones sit at depth 3 to 6. */
@@ -82,6 +91,12 @@ export function findPodSites(resource: Resource): PodSite[] {
     return isObject(spec) && spec.containers !== undefined && spec.containers !== null
       ? [makePodSite(resource, resource.pointer + relative, spec as unknown as PodSpec)]
       : [];
+  }
+  const known = KNOWN_CUSTOM_POD_SPEC_PATHS[`${groupOf(object.apiVersion) || 'v1'}/${object.kind}`];
+  if (known !== undefined) {
+    const spec = valueAt(object, known);
+    if (isObject(spec) && Array.isArray(spec.containers) && spec.containers.length > 0)
+      return [makePodSite(resource, resource.pointer + known, spec as unknown as PodSpec)];
   }
   // Kubernetes' own kinds are known: outside the workloads above they hold no pod spec (a Service,
   // a ConfigMap…), so only custom resources are searched.

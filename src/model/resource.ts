@@ -37,7 +37,9 @@ export interface RenderedPlace {
   values: string | undefined;
   /** Line and column in the rendered output. */
   locateRendered: (pointer: string) => Position;
-  /** The file that holds what a pointer names, when it is another file than `file` (a kustomize patch). */
+  /** For a template inside a packaged subchart (`file` is then the archive): its path in the archive. */
+  inside?: string;
+  /** The file that holds what a pointer names, when it is another file than `file` (a kustomize patch, a named template). */
   editedIn?: (pointer: string) => { file: string; position: Position | undefined } | undefined;
 }
 

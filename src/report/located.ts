@@ -10,7 +10,7 @@ export interface LocatedFinding extends Finding {
   line: number | undefined;
   column: number | undefined;
   /** For rendered input: where the finding sits in the rendered output. */
-  rendered?: { from: 'helm' | 'kustomize'; root: string | undefined; values: string | undefined; line: number; column: number };
+  rendered?: { from: 'helm' | 'kustomize'; root: string | undefined; values: string | undefined; line: number; column: number; inside?: string };
 }
 
 export interface LocatedSuppressed extends LocatedFinding {
@@ -66,6 +66,7 @@ export function locate<T extends Finding>(finding: T): T & LocatedFinding {
       values: origin.rendered.values,
       line: inRendering.line,
       column: inRendering.column,
+      ...(origin.rendered.inside !== undefined ? { inside: origin.rendered.inside } : {}),
     };
   }
   return located;
@@ -78,7 +79,8 @@ export function renderedNote(finding: LocatedFinding): string {
   const what = rendered.from === 'helm' ? 'helm template' : 'kustomize build';
   const of = rendered.root === undefined ? ' of stdin' : ` ${rendered.root}`;
   const values = rendered.values === undefined ? '' : ` with ${rendered.values}`;
-  return ` (${what}${of}${values}, line ${rendered.line}:${rendered.column})`;
+  const inside = rendered.inside === undefined ? '' : `${rendered.inside} in the archive; `;
+  return ` (${inside}${what}${of}${values}, line ${rendered.line}:${rendered.column})`;
 }
 
 export function compareLocated(a: LocatedFinding, b: LocatedFinding): number {

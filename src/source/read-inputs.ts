@@ -1,8 +1,8 @@
 // The inputs of a lint run: plain manifests read as they are, charts rendered with helm,
 // kustomizations built with kustomize, and a rendered stream on stdin mapped back to its templates.
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
-import { discover } from './render/discover.js';
+import { discover, type ChartUnit } from './render/discover.js';
 import { helmOrigin, renderChart } from './render/helm.js';
 import { renderKustomization } from './render/kustomize.js';
 import { FileCache } from './render/locate-source.js';
@@ -64,9 +64,9 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   if (found.charts.length === 0 && found.kustomizations.length === 0) return { files, problems, notices };
   const sandbox = new RenderSandbox({ ...DEFAULT_SANDBOX_LIMITS, ...options.render.limits });
   try {
-    if (found.charts.length > 0) {
+    const renderCharts = async (charts: readonly ChartUnit[]) => {
       const helm = options.render.helm ?? findOnPath(['helm'], options.env);
-      for (const chart of found.charts) {
+      for (const chart of charts) {
         if (helm === undefined) {
           problems.push({ path: chart.directory, message: `cannot render the chart: helm is not on PATH (${HELM_HELP})` });
           continue;
@@ -74,23 +74,34 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
         const rendered = await renderChart(chart, { helm, values: options.render.values, set: options.render.set, files: cache, sandbox, guard });
         files.push(...rendered.files);
         problems.push(...rendered.problems);
+        notices.push(...rendered.notices);
       }
-    }
+    };
+    // A chart a kustomization inflates is rendered through it, with its values.
+    const inflated = new Set(
+      found.kustomizations.flatMap((unit) => unit.helmCharts.flatMap((chart) => (chart.directory === undefined ? [] : [chart.directory]))),
+    );
+    await renderCharts(found.charts.filter((chart) => !inflated.has(resolve(chart.directory))));
     if (found.kustomizations.length > 0) {
       const binary = options.render.kustomize ?? findOnPath(['kubectl', 'kustomize'], options.env);
+      const rendered = new Set(found.charts.map((chart) => resolve(chart.directory)).filter((directory) => !inflated.has(directory)));
       for (const unit of found.kustomizations) {
         if (binary === undefined) {
           problems.push({ path: unit.file, message: `cannot build the kustomization: neither kubectl nor kustomize is on PATH (${KUSTOMIZE_HELP})` });
           continue;
         }
-        const rendered = await renderKustomization(unit, { binary, files: cache, sandbox, guard });
-        files.push(...rendered.files);
-        problems.push(...rendered.problems);
-        if (rendered.unbuilt.length > 0) {
-          const local = readPlainInputs(rendered.unbuilt.map(shownPath), options.readStdin);
+        const built = await renderKustomization(unit, { binary, files: cache, sandbox, guard });
+        files.push(...built.files);
+        problems.push(...built.problems);
+        notices.push(...built.notices);
+        if (built.unbuilt.length > 0) {
+          const local = readPlainInputs(built.unbuilt.map(shownPath), options.readStdin);
           files.push(...local.files);
           problems.push(...local.problems);
         }
+        const charts = built.charts.filter((chart) => !rendered.has(resolve(chart.directory)));
+        for (const chart of charts) rendered.add(resolve(chart.directory));
+        await renderCharts(charts);
       }
     }
   } finally {

@@ -45,6 +45,13 @@ export class SourceFile {
   }
 
   private parse(): void {
+    // A stream of JSON objects one after another (`kubectl get -o json` per object, concatenated) is
+    // read as kubectl's YAMLOrJSONDecoder reads it: each value in turn. As YAML it is one broken document.
+    const jsonValues = jsonStreamStarts(this.text);
+    if (jsonValues !== undefined) {
+      this.parseDocumentByDocument(jsonValues);
+      return;
+    }
     try {
       this.parseStream(this.text, 0, false);
     } catch (error) {
@@ -55,12 +62,11 @@ export class SourceFile {
       // error this goes one document at a time to keep those before the error.
       this.documents.length = 0;
       this.duplicateKeys.length = 0;
-      this.parseDocumentByDocument();
+      this.parseDocumentByDocument(documentStarts(this.text));
     }
   }
 
-  private parseDocumentByDocument(): void {
-    const starts = documentStarts(this.text);
+  private parseDocumentByDocument(starts: readonly number[]): void {
     for (let i = 0; i < starts.length; i++) {
       const start = starts[i]!;
       const chunk = this.text.slice(start, starts[i + 1] ?? this.text.length);
@@ -148,4 +154,41 @@ function documentStarts(text: string): number[] {
     if (match.index > 0) starts.push(match.index);
   }
   return starts;
+}
+
+/**
+ * Offsets of the values of a stream of two or more JSON objects (or arrays) separated only by
+ * whitespace; undefined for anything else (a single JSON document, YAML). One linear scan.
+ */
+export function jsonStreamStarts(text: string): number[] | undefined {
+  const starts: number[] = [];
+  let index = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const skipSpace = () => {
+    while (index < text.length && /\s/.test(text[index]!)) index++;
+  };
+  skipSpace();
+  while (index < text.length) {
+    if (text[index] !== '{' && text[index] !== '[') return undefined;
+    starts.push(index);
+    let depth = 0;
+    let inString = false;
+    for (; index < text.length; index++) {
+      const character = text[index]!;
+      if (inString) {
+        if (character === '\\') index++;
+        else if (character === '"') inString = false;
+      } else if (character === '"') inString = true;
+      else if (character === '{' || character === '[') depth++;
+      else if (character === '}' || character === ']') {
+        depth--;
+        if (depth === 0) {
+          index++;
+          break;
+        }
+      }
+    }
+    if (depth !== 0) return undefined;
+    skipSpace();
+  }
+  return starts.length > 1 ? starts : undefined;
 }

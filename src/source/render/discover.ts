@@ -14,6 +14,17 @@ export interface ChartUnit {
   directory: string;
   /** Given on the command line itself: --values and --set apply to it. */
   explicit: boolean;
+  /** Values files of its own (a kustomization's helmCharts valuesFile), absolute. */
+  values?: string[];
+}
+
+/** A chart a kustomization inflates (`helmCharts:`): local under chartHome, or from a repository. */
+export interface InflatedChart {
+  name: string;
+  /** The chart's directory, absolute, when it is here. */
+  directory: string | undefined;
+  repo: string | undefined;
+  values: string[];
 }
 
 export interface KustomizationUnit {
@@ -29,6 +40,8 @@ export interface KustomizationUnit {
   remote: string[];
   /** Its plain resource files, through its bases too, absolute: linted as they are when it cannot be built. */
   resources: string[];
+  /** Charts it inflates (helmCharts:), through its bases too. */
+  helmCharts: InflatedChart[];
 }
 
 export interface Discovery {
@@ -161,6 +174,7 @@ interface References {
   named: { from: string; path: string }[];
   /** Remote resources (URLs, git). */
   remote: Set<string>;
+  helmCharts: InflatedChart[];
   /** A `kind: Component` cannot be built on its own. */
   component: boolean;
 }
@@ -194,8 +208,9 @@ class KustomizationGraph {
   }
 
   /** References, remote resources and plain resource files of a kustomization and of everything it builds on. */
-  closure(directory: string): Pick<KustomizationUnit, 'references' | 'remote' | 'resources'> {
+  closure(directory: string): Pick<KustomizationUnit, 'references' | 'remote' | 'resources' | 'helmCharts'> {
     const references: { from: string; path: string }[] = [];
+    const helmCharts: InflatedChart[] = [];
     const remote = new Set<string>();
     const resources = new Set<string>();
     const visit = (current: string, seen: Set<string>) => {
@@ -205,10 +220,11 @@ class KustomizationGraph {
       references.push(...found.named);
       for (const url of found.remote) remote.add(url);
       for (const file of found.resources) resources.add(file);
+      helmCharts.push(...found.helmCharts);
       for (const base of found.directories) visit(base, seen);
     };
     visit(directory, new Set());
-    return { references, remote: [...remote], resources: [...resources] };
+    return { references, remote: [...remote], resources: [...resources], helmCharts };
   }
 
   patches(directory: string, seen = new Set<string>()): string[] {
@@ -226,6 +242,7 @@ class KustomizationGraph {
       resources: new Set(),
       named: [],
       remote: new Set(),
+      helmCharts: [],
       component: false,
     };
     const file = kustomizationFileIn(directory);
@@ -284,9 +301,20 @@ class KustomizationGraph {
     add(helmGlobals?.chartHome);
     add(helmGlobals?.configHome);
     if (Array.isArray(spec.helmCharts))
-      for (const chart of spec.helmCharts as { valuesFile?: unknown; additionalValuesFiles?: unknown }[]) {
+      for (const chart of spec.helmCharts as { name?: unknown; repo?: unknown; valuesFile?: unknown; additionalValuesFiles?: unknown }[]) {
         add(chart?.valuesFile);
         for (const values of asList(chart?.additionalValuesFiles)) add(values);
+        if (typeof chart?.name !== 'string') continue;
+        // kustomize looks for a local chart at <chartHome>/<name> (chartHome defaults to "charts").
+        const home = resolve(directory, typeof helmGlobals?.chartHome === 'string' ? helmGlobals.chartHome : 'charts');
+        const local = join(home, chart.name);
+        const valueFiles = [chart.valuesFile, ...asList(chart.additionalValuesFiles)].filter((value): value is string => typeof value === 'string');
+        references.helmCharts.push({
+          name: chart.name,
+          directory: existsSync(join(local, 'Chart.yaml')) ? local : undefined,
+          repo: typeof chart.repo === 'string' && chart.repo !== '' ? chart.repo : undefined,
+          values: valueFiles.map((value) => resolve(directory, value)),
+        });
       }
     return references;
   }

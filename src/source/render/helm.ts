@@ -1,14 +1,15 @@
 // Charts: rendered with `helm template`, each document mapped back to its template by the
 // `# Source:` line helm writes above it.
-import { existsSync, readdirSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import jsYaml from 'js-yaml';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Position } from '../../model/position.js';
 import type { ResourceOrigin } from '../../model/resource.js';
 import type { InputFile, InputProblem } from '../inputs.js';
 import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
 import type { ChartUnit } from './discover.js';
-import { locateInTemplate, type FileCache } from './locate-source.js';
+import { locateInTemplate, matchInTemplate, type FileCache, type TemplateMatch } from './locate-source.js';
 import { renderFailure, type RenderSandbox } from './sandbox.js';
 import type { TreeGuard } from './tree-guard.js';
 
@@ -23,42 +24,151 @@ export interface HelmOptions {
   guard: TreeGuard;
 }
 
+export interface ChartRendering {
+  files: InputFile[];
+  problems: InputProblem[];
+  /** What the user should know that is not an error (a library chart skipped, defaults not rendered as chart-testing does). */
+  notices: string[];
+}
+
 /**
  * Renders a chart with its values.yaml (plus --values/--set when the chart was given on the
- * command line), and once more per `ci/*-values.yaml` (the chart-testing convention). A missing
- * dependency or a template error is an input problem that names the chart and quotes helm.
+ * command line), and once more per `ci/*-values.yaml` (the chart-testing convention). A library
+ * chart renders nothing by design and is skipped. Dependencies missing from `charts/` (a fresh
+ * clone before `helm dependency build`) are one input problem, and the chart's own templates are
+ * rendered without them. As chart-testing does, a chart whose `ci/` values render is not failed for
+ * defaults that do not (a `required` value only the `ci/` files give).
  */
-export async function renderChart(chart: ChartUnit, options: HelmOptions): Promise<{ files: InputFile[]; problems: InputProblem[] }> {
-  const variants: (string | undefined)[] = [undefined, ...ciValuesFiles(chart.directory)];
-  const files: InputFile[] = [];
-  const problems: InputProblem[] = [];
+export async function renderChart(chart: ChartUnit, options: HelmOptions): Promise<ChartRendering> {
+  const rendering: ChartRendering = { files: [], problems: [], notices: [] };
+  const chartFile = join(chart.directory, 'Chart.yaml');
   const refused = options.guard.chartProblem(chart.directory, options.sandbox.limits.allowNetwork);
   if (refused !== undefined) {
-    return { files, problems: [{ path: join(chart.directory, 'Chart.yaml'), message: `cannot render the chart ${chart.directory}: ${refused}` }] };
+    rendering.problems.push({ path: chartFile, message: `cannot render the chart ${chart.directory}: ${refused}` });
+    return rendering;
   }
-  for (const values of variants) {
-    const args = ['template', 'release-name', resolve(chart.directory)];
+  const metadata = readChartMetadata(chartFile);
+  if (metadata.type === 'library') {
+    rendering.notices.push(`skipped library chart ${chart.directory} (type: library renders nothing by itself; the charts that use it are linted)`);
+    return rendering;
+  }
+  const missing = missingDependencies(chart.directory, metadata.dependencies);
+  // Without its dependencies, the chart is rendered from a copy that does not ask for them.
+  const directory = missing.length === 0 ? chart.directory : withoutDependencies(chart.directory, missing, options.sandbox.scratchDirectory());
+  const ciValues = ciValuesFiles(chart.directory);
+  const failures: { values: string | undefined; message: string }[] = [];
+  for (const values of [undefined, ...ciValues]) {
+    const args = ['template', 'release-name', resolve(directory)];
+    for (const file of chart.values ?? []) args.push('--values', file);
     if (values !== undefined) args.push('--values', resolve(values));
     if (chart.explicit) {
       for (const file of options.values) args.push('--values', resolve(file));
       for (const assignment of options.set) args.push('--set', assignment);
     }
     const run = await options.sandbox.run(options.helm, args, process.cwd());
-    const label = values === undefined ? chart.directory : `${chart.directory} with ${values}`;
     if (run.code !== 0) {
-      problems.push({
-        path: join(chart.directory, 'Chart.yaml'),
-        message: `cannot render the chart (helm template ${label}): ${renderFailure(run, options.sandbox.limits)}`,
-      });
+      failures.push({ values, message: renderFailure(run, options.sandbox.limits).replaceAll(resolve(directory), chart.directory) });
       continue;
     }
-    files.push({
+    rendering.files.push({
       path: `${values ?? chart.directory} (helm template)`,
       text: run.stdout,
       rendered: helmOrigin(chart.directory, values, options.files, options.guard),
     });
   }
-  return { files, problems };
+  if (missing.length > 0) {
+    const names = missing.map(describeDependency).join(', ');
+    const outcome =
+      rendering.files.length > 0
+        ? 'its own templates are linted without them'
+        : `its own templates cannot be rendered without them either (${failures[0]?.message ?? 'helm failed'})`;
+    rendering.problems.push({
+      path: chartFile,
+      message: `the chart's dependencies are not in ${join(chart.directory, 'charts')}: ${names}; run \`helm dependency build ${chart.directory}\` (it needs the network) to fetch them; ${outcome}`,
+    });
+    return rendering;
+  }
+  const defaultsOnly = failures.length === 1 && failures[0]!.values === undefined && rendering.files.length > 0 && ciValues.length > 0;
+  if (defaultsOnly) {
+    rendering.notices.push(`rendered chart ${chart.directory} with its ci/ values only: with its defaults alone it does not render (${failures[0]!.message})`);
+    return rendering;
+  }
+  for (const failure of failures) {
+    const label = failure.values === undefined ? chart.directory : `${chart.directory} with ${failure.values}`;
+    rendering.problems.push({ path: chartFile, message: `cannot render the chart (helm template ${label}): ${failure.message}` });
+  }
+  return rendering;
+}
+
+interface ChartDependency {
+  name: string;
+  version?: string;
+  repository?: string;
+}
+
+interface ChartMetadata {
+  type?: string;
+  dependencies: ChartDependency[];
+}
+
+/** What Chart.yaml says of the chart's type and dependencies; helm reports anything else wrong with it. */
+function readChartMetadata(file: string): ChartMetadata {
+  try {
+    const parsed = jsYaml.load(readFileSync(file, 'utf8')) as { type?: unknown; dependencies?: unknown } | null;
+    const dependencies = Array.isArray(parsed?.dependencies)
+      ? (parsed.dependencies as Record<string, unknown>[])
+          .filter((entry) => typeof entry?.name === 'string')
+          .map((entry) => ({
+            name: entry.name as string,
+            ...(typeof entry.version === 'string' ? { version: entry.version } : {}),
+            ...(typeof entry.repository === 'string' ? { repository: entry.repository } : {}),
+          }))
+      : [];
+    return { ...(typeof parsed?.type === 'string' ? { type: parsed.type } : {}), dependencies };
+  } catch {
+    return { dependencies: [] };
+  }
+}
+
+/** Dependencies with neither a directory `charts/<name>` nor an archive `charts/<name>-<version>.tgz`. */
+function missingDependencies(directory: string, dependencies: readonly ChartDependency[]): ChartDependency[] {
+  const present = new Set<string>();
+  for (const entry of filesAndDirectories(join(directory, 'charts'))) {
+    if (entry.directory && existsSync(join(directory, 'charts', entry.name, 'Chart.yaml'))) present.add(entry.name);
+    const archive = /^(.+?)-\d[^/]*\.tgz$/.exec(entry.name);
+    if (!entry.directory && archive) present.add(archive[1]!);
+  }
+  // file:// dependencies live beside the chart; helm copies them only on `dependency build`, so they count as missing too.
+  return dependencies.filter((dependency) => !present.has(dependency.name));
+}
+
+function describeDependency(dependency: ChartDependency): string {
+  const version = dependency.version === undefined ? '' : ` ${dependency.version}`;
+  const from = dependency.repository === undefined || dependency.repository === '' ? '' : ` from ${dependency.repository}`;
+  return `${dependency.name}${version}${from}`;
+}
+
+/** A copy of the chart whose Chart.yaml lists only the dependencies it has (links inside the tree copied as their targets). */
+function withoutDependencies(directory: string, missing: readonly ChartDependency[], scratch: string): string {
+  const copy = join(scratch, 'chart');
+  cpSync(directory, copy, { recursive: true, dereference: true });
+  const chartFile = join(copy, 'Chart.yaml');
+  const parsed = (jsYaml.load(readFileSync(chartFile, 'utf8')) ?? {}) as { dependencies?: { name?: unknown }[] };
+  const gone = new Set(missing.map((dependency) => dependency.name));
+  parsed.dependencies = (parsed.dependencies ?? []).filter((dependency) => !gone.has(String(dependency?.name)));
+  if (parsed.dependencies.length === 0) delete parsed.dependencies;
+  writeFileSync(chartFile, jsYaml.dump(parsed));
+  rmSync(join(copy, 'Chart.lock'), { force: true });
+  rmSync(join(copy, 'requirements.lock'), { force: true });
+  return copy;
+}
+
+function filesAndDirectories(directory: string): { name: string; directory: boolean }[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true }).map((entry) => ({ name: entry.name, directory: entry.isDirectory() }));
+  } catch {
+    return [];
+  }
 }
 
 /** ci/*-values.yaml, sorted. */
@@ -100,8 +210,11 @@ export function helmOrigin(root: string | undefined, values: string | undefined,
       const locateRendered = (pointer: string) => source.locate(index, pointer);
       const fallback = root === undefined ? source.file : join(root, 'Chart.yaml');
       const absolute = template !== undefined && existsSync(template) ? template : undefined;
+      // A template inside a packaged subchart (charts/*.tgz) is not a file: the archive is.
+      const packaged = template !== undefined && absolute === undefined && root !== undefined ? packagedTemplate(root, template) : undefined;
+      const file = packaged?.archive ?? (template === undefined || (absolute === undefined && root !== undefined) ? fallback : template);
       return {
-        file: template === undefined ? fallback : shown(template),
+        file: shown(file),
         documentIndex: index,
         locate: (pointer: string): Position | undefined => {
           // A stream whose `# Source:` is disregarded (or absent) is the file: its own place is the place.
@@ -109,10 +222,76 @@ export function helmOrigin(root: string | undefined, values: string | undefined,
           const text = absolute === undefined ? undefined : files.text(absolute);
           return text === undefined ? undefined : locateInTemplate(text, pointer, value);
         },
-        rendered: { from: 'helm', root, values, locateRendered },
+        rendered: {
+          from: 'helm',
+          root,
+          values,
+          locateRendered,
+          ...(packaged ? { inside: packaged.inside } : {}),
+          ...(absolute !== undefined && root !== undefined ? { editedIn: (pointer: string) => inNamedTemplate(root, absolute, pointer, value, files) } : {}),
+        },
       };
     },
   };
+}
+
+/**
+ * The named template (`define` in a `_helpers.tpl`, `_pod.tpl` …) that renders what `pointer` names,
+ * when it holds more of the path than the template that includes it: a probe written in
+ * `_pod.tpl` is edited there, not at the `spec:` above the `include`.
+ */
+function inNamedTemplate(root: string, template: string, pointer: string, value: unknown, files: FileCache): { file: string; position: Position } | undefined {
+  const text = files.text(template);
+  const own = text === undefined ? undefined : matchInTemplate(text, pointer, value, false);
+  let best: { file: string; match: TemplateMatch } | undefined;
+  for (const helper of helperTemplates(root, template)) {
+    const helperText = files.text(helper);
+    const match = helperText === undefined ? undefined : matchInTemplate(helperText, pointer, value, true);
+    if (match !== undefined && match.depth > (best?.match.depth ?? own?.depth ?? 0)) best = { file: helper, match };
+  }
+  return best === undefined ? undefined : { file: shown(best.file), position: best.match.position };
+}
+
+/** The `.tpl` files of the template's chart and of the charts it vendors (a library chart such as bitnami's common). */
+function helperTemplates(root: string, template: string): string[] {
+  const marker = `${sep}templates${sep}`;
+  const chart = template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : root;
+  const directories = [join(chart, 'templates'), ...subdirectories(join(root, 'charts')).map((sub) => join(sub, 'templates'))];
+  return [...new Set(directories)].flatMap((directory) => filesIn(directory).filter((file) => file.endsWith('.tpl')));
+}
+
+function subdirectories(directory: string): string[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(directory, entry.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function filesIn(directory: string): string[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(directory, entry.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `<root>/charts/sub/templates/x.yaml` of a subchart packaged as `<root>/charts/sub-1.2.3.tgz`: the archive, and the path inside it. */
+function packagedTemplate(root: string, template: string): { archive: string; inside: string } | undefined {
+  const rel = relative(root, template).split(sep);
+  if (rel[0] !== 'charts' || rel.length < 3) return undefined;
+  const name = rel[1]!;
+  const archive = filesIn(join(root, 'charts')).find((file) => {
+    const base = file.slice(file.lastIndexOf(sep) + 1);
+    return base === `${name}.tgz` || (base.startsWith(`${name}-`) && /^\d/.test(base.slice(name.length + 1)) && base.endsWith('.tgz'));
+  });
+  return archive === undefined ? undefined : { archive, inside: rel.slice(1).join('/') };
 }
 
 /**

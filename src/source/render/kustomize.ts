@@ -8,7 +8,7 @@ import { isKubeObject, type ResourceOrigin } from '../../model/resource.js';
 import type { InputFile, InputProblem } from '../inputs.js';
 import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
-import type { KustomizationUnit } from './discover.js';
+import type { ChartUnit, KustomizationUnit } from './discover.js';
 import { locateInManifests, type FileCache } from './locate-source.js';
 import { renderFailure, type RenderSandbox } from './sandbox.js';
 import type { TreeGuard } from './tree-guard.js';
@@ -28,6 +28,9 @@ export interface KustomizeResult {
   problems: InputProblem[];
   /** Local resource files to lint as they are, when the kustomization itself cannot be built. */
   unbuilt: string[];
+  /** Charts it inflates that are here: rendered as charts of their own. */
+  charts: ChartUnit[];
+  notices: string[];
 }
 
 export async function renderKustomization(unit: KustomizationUnit, options: KustomizeOptions): Promise<KustomizeResult> {
@@ -36,11 +39,14 @@ export async function renderKustomization(unit: KustomizationUnit, options: Kust
     files: [],
     problems: [{ path: unit.file, message: `cannot build the kustomization (${tool} ${unit.directory}): ${reason}` }],
     unbuilt,
+    charts: [],
+    notices: [],
   });
   for (const reference of unit.references) {
     const problem = options.guard.referenceProblem(reference.from, reference.path);
     if (problem !== undefined) return refuse(problem);
   }
+  if (unit.helmCharts.length > 0) return inflatedCharts(unit, options.guard);
   if (unit.remote.length > 0 && !options.sandbox.limits.allowNetwork) {
     // Fail fast, without starting kustomize, and lint what is here.
     const local = unit.resources.filter((file) => options.guard.contains(file));
@@ -65,10 +71,47 @@ export async function renderKustomization(unit: KustomizationUnit, options: Kust
       files: [{ path: `${unit.directory} (kustomize build)`, text: run.stdout, rendered: kustomizeOrigin(unit, wrapper, options.files, options.guard) }],
       problems: [],
       unbuilt: [],
+      charts: [],
+      notices: [],
     };
   } finally {
     rmSync(wrapper, { recursive: true, force: true });
   }
+}
+
+/**
+ * A kustomization that inflates Helm charts (`helmCharts:`) needs kustomize's --enable-helm, which
+ * runs helm as kustomize pleases (and kubectl's kustomize cannot drive Helm 4). Instead its local
+ * charts are rendered as charts of their own, with their values files, under the same sandbox, so
+ * findings point at the charts' templates; its local resource files are linted as written. Charts
+ * from a repository are not fetched.
+ */
+function inflatedCharts(unit: KustomizationUnit, guard: TreeGuard): KustomizeResult {
+  const local = unit.helmCharts.filter((chart) => chart.directory !== undefined && guard.contains(chart.directory));
+  const remote = unit.helmCharts.filter((chart) => !local.includes(chart));
+  const resources = unit.resources.filter((file) => guard.contains(file));
+  const problems: InputProblem[] = remote.map((chart) => ({
+    path: unit.file,
+    message: `cannot inflate the chart ${chart.name}${chart.repo ? ` from ${chart.repo}` : ''} (helmCharts:): it is not in the kustomization's chartHome; vendor it there (helm pull ${chart.name} --untar), or lint the built output: kustomize build --enable-helm ${unit.directory} | probe-lint -`,
+  }));
+  const notices =
+    local.length === 0
+      ? []
+      : [
+          `kustomization ${unit.directory} inflates Helm charts (helmCharts:): ${local.map((chart) => shown(chart.directory!)).join(', ')} linted as charts with their values, and its ${resources.length} local resource ${resources.length === 1 ? 'file' : 'files'} as written; patches over the charts' output are not applied (kustomize build --enable-helm ${unit.directory} | probe-lint - lints the whole)`,
+        ];
+  return {
+    files: [],
+    problems,
+    unbuilt: resources,
+    charts: local.map((chart) => ({
+      kind: 'chart',
+      directory: shown(chart.directory!),
+      explicit: false,
+      values: chart.values.filter((file) => guard.contains(file)),
+    })),
+    notices,
+  };
 }
 
 function kustomizeOrigin(unit: KustomizationUnit, wrapper: string, files: FileCache, guard: TreeGuard): RenderedOrigin {

@@ -32,6 +32,13 @@ export class FileCache {
   }
 }
 
+/** Where in a template a pointer most likely renders, and how much of the pointer's path was found there. */
+export interface TemplateMatch {
+  position: Position;
+  /** Keys of the path found (a container found by name counts for the keys above it). */
+  depth: number;
+}
+
 /**
  * The line of a Helm template that most likely renders what `pointer` names (a template is not
  * YAML, so it cannot be parsed): the keys of the pointer's path are followed down the text as
@@ -39,34 +46,89 @@ export class FileCache {
  * above a `toYaml .Values.livenessProbe` is what the user edits, or the values it pulls in.
  */
 export function locateInTemplate(text: string, pointer: string, rendered: unknown): Position {
+  return matchInTemplate(text, pointer, rendered, false)?.position ?? { line: 1, column: 1 };
+}
+
+/**
+ * The match of `pointer` in a template. A container is found by its name: written literally
+ * (`- name: exporter`) or with template actions (`- name: {{ .Chart.Name }}-exporter`, matched as a
+ * pattern, the most literal pattern winning), so a later container's findings never land on the
+ * first one's probe. With `partial`, the walk may start below the top of the path: a named
+ * template (`define` in a `_helpers.tpl`) holds only the part of the pod it renders.
+ */
+export function matchInTemplate(text: string, pointer: string, rendered: unknown, partial: boolean): TemplateMatch | undefined {
   const segments = parsePointer(pointer);
   const lines = text.split('\n');
-  // A container is found by its name when the template writes it literally (`- name: exporter`);
-  // the keys below it are then looked for from there on.
   const container = /^(.*\/(?:containers|initContainers|ephemeralContainers)\/\d+)(?:\/|$)/.exec(pointer)?.[1];
   const name = container === undefined ? undefined : (valueAt(rendered, container) as { name?: unknown } | undefined)?.name;
   let from = 0;
-  let anchor: Position | undefined;
+  let anchor: TemplateMatch | undefined;
   if (typeof name === 'string') {
-    const pattern = new RegExp(`^(\\s*(?:-\\s+)?)name:\\s*["']?${escape(name)}["']?\\s*(?:#.*)?$`);
-    const index = lines.findIndex((line) => pattern.test(line));
-    if (index !== -1) {
-      from = index;
-      anchor = { line: index + 1, column: pattern.exec(lines[index]!)![1]!.length + 1 };
+    const list = container!.split('/').at(-2)!;
+    const found = containerNameLine(lines, name, list, Number(container!.split('/').at(-1)));
+    if (found !== undefined) {
+      from = found.index;
+      anchor = { position: { line: found.index + 1, column: found.column }, depth: keysOf(parsePointer(container!)).length };
     }
   }
-  const keys = segments.slice(container === undefined || anchor === undefined ? 0 : parsePointer(container).length).filter((segment) => !/^\d+$/.test(segment));
-  // Down the path key by key, each looked for below the one before: the last one written is the place.
+  const keys = keysOf(segments.slice(container === undefined || anchor === undefined ? 0 : parsePointer(container).length));
+  let best = walkKeys(lines, keys, from, anchor);
+  if (partial && anchor === undefined) {
+    // A named template: try starting the walk at each key of the path, and keep the deepest.
+    for (let skip = 1; skip < keys.length; skip++) {
+      const walked = walkKeys(lines, keys.slice(skip), 0, undefined);
+      if (walked !== undefined && walked.depth > 0 && (best === undefined || walked.depth + skip > best.depth))
+        best = { ...walked, depth: walked.depth + skip };
+    }
+  }
+  return best;
+}
+
+function keysOf(segments: string[]): string[] {
+  return segments.filter((segment) => !/^\d+$/.test(segment));
+}
+
+/** Down the path key by key, each looked for below the one before: the last one written is the place. */
+function walkKeys(lines: string[], keys: string[], from: number, anchor: TemplateMatch | undefined): TemplateMatch | undefined {
   let found = anchor;
+  let depth = anchor?.depth ?? 0;
   for (const segment of keys) {
     const key = escape(segment);
     const pattern = new RegExp(`^(\\s*(?:-\\s+)?)(?:"${key}"|'${key}'|${key})\\s*:`);
     const index = lines.findIndex((line, number) => number >= from && pattern.test(line));
     if (index === -1) break;
-    found = { line: index + 1, column: pattern.exec(lines[index]!)![1]!.length + 1 };
+    depth++;
+    found = { position: { line: index + 1, column: pattern.exec(lines[index]!)![1]!.length + 1 }, depth };
     from = index + 1;
   }
-  return found ?? { line: 1, column: 1 };
+  return found;
+}
+
+/**
+ * The `name:` line that renders `name`: written as is, or as a pattern of literal text and template
+ * actions, the most literal winning; among equally good ones, the one at the container's index.
+ */
+function containerNameLine(lines: string[], name: string, list: string, position: number): { index: number; column: number } | undefined {
+  const line = /^(\s*(?:-\s+)?)name:\s*(.+?)\s*(?:#.*)?$/;
+  const candidates: { index: number; column: number; literal: number }[] = [];
+  // A pattern only counts for list items after the list's key (`containers:`): not a metadata name.
+  const listStart = lines.findIndex((text) => new RegExp(`^\\s*${list}\\s*:`).test(text));
+  for (let index = 0; index < lines.length; index++) {
+    const match = line.exec(lines[index]!);
+    if (match === null) continue;
+    const written = match[2]!.replace(/^(["'])(.*)\1$/, '$2');
+    let literal: number;
+    if (written === name) literal = Number.MAX_SAFE_INTEGER;
+    else if (written.includes('{{') && index > listStart && listStart !== -1 && match[1]!.includes('-')) {
+      const parts = written.split(/\{\{.*?\}\}/);
+      if (!new RegExp(`^${parts.map(escape).join('.+?')}$`).test(name)) continue;
+      literal = parts.join('').length;
+    } else continue;
+    candidates.push({ index, column: match[1]!.length + 1, literal });
+  }
+  const most = Math.max(...candidates.map((candidate) => candidate.literal));
+  const best = candidates.filter((candidate) => candidate.literal === most);
+  return best[Math.min(position, best.length - 1)];
 }
 
 function escape(text: string): string {
@@ -106,20 +168,25 @@ function pointerExists(root: unknown, pointer: string): boolean {
   return true;
 }
 
-/** The document of `path` for the same object: same kind, and a name the rendered one ends or begins with (namePrefix, nameSuffix). */
+/**
+ * The document of `path` for the same object: same kind, and the same name, else the longest name
+ * the rendered one contains (namePrefix, nameSuffix) — so `web-canary` is never taken for `web`.
+ */
 function matchingDocument(files: FileCache, path: string, rendered: unknown): { value: unknown; locate: (pointer: string) => Position } | undefined {
   const source = files.source(path);
   if (source === undefined || !isKubeObject(rendered)) return undefined;
   const renderedName = nameOf(rendered);
+  let best: { document: (typeof source.documents)[number]; score: number } | undefined;
   for (const document of source.documents) {
     const value = document.value;
     if (!isKubeObject(value) || value.kind !== rendered.kind) continue;
     const name = nameOf(value);
-    if (name === renderedName || (name !== '' && (renderedName.endsWith(name) || renderedName.startsWith(name) || renderedName.includes(name)))) {
-      return { value, locate: (pointer) => source.locate(document.index, pointer) };
-    }
+    const score = name === renderedName ? Number.MAX_SAFE_INTEGER : name !== '' && renderedName.includes(name) ? name.length : -1;
+    if (score >= 0 && (best === undefined || score > best.score)) best = { document, score };
   }
-  return undefined;
+  if (best === undefined) return undefined;
+  const { document } = best;
+  return { value: document.value, locate: (pointer) => source.locate(document.index, pointer) };
 }
 
 function nameOf(object: { metadata?: { name?: unknown } }): string {

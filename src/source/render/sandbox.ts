@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { findOnPath, toolMessage, type ToolRun } from './run-tool.js';
 
 export interface SandboxLimits {
@@ -83,6 +83,11 @@ export class RenderSandbox {
 
   get isolation(): NetworkIsolation {
     return this.limits.allowNetwork ? 'none' : networkNamespaceCommand() !== null ? 'namespace' : 'proxy';
+  }
+
+  /** A fresh directory inside the sandbox's own, removed with it (a chart copy to render, say). */
+  scratchDirectory(): string {
+    return mkdtempSync(join(this.home, 'tmp', 'scratch-'));
   }
 
   /** Milliseconds left of the run's budget. */
@@ -301,5 +306,6 @@ export function renderFailure(run: SandboxedRun, limits: SandboxLimits): string 
   if (run.stopped === 'output') return `stopped: it printed more than ${limits.maxOutputBytes / 1024 / 1024} MiB`;
   if (run.networkAttempts.length > 0)
     return `it tried to reach ${run.networkAttempts.slice(0, 3).join(', ')}${run.networkAttempts.length > 3 ? ', …' : ''}: the network is off while rendering (--allow-network turns it on)`;
-  return toolMessage(run);
+  // Paths as everywhere else: relative to the working directory.
+  return toolMessage(run).replaceAll(`${process.cwd()}${sep}`, '');
 }

@@ -1,0 +1,129 @@
+// Repositories as they are found: one layout per case (test/fixtures/layouts), each linted with
+// default options by the real helm and kubectl, with the exact file:line:column of every finding,
+// the input problems and notices, and the exit code.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { ROOT, runCli } from './helpers.js';
+import { helmBinary, kubectlBinary } from './tools.js';
+
+const LAYOUTS = join(ROOT, 'test/fixtures/layouts');
+let tools: string[];
+before(() => {
+  tools = ['--helm', helmBinary(), '--kustomize', kubectlBinary()];
+});
+
+/** `file:line:column severity rule` of every finding, input problems as `file input: message`, and what went to stderr. */
+function lintLayout(path: string, cwd = LAYOUTS) {
+  const run = runCli([path, ...tools, '--format', 'json'], { cwd });
+  const output = JSON.parse(run.stdout) as {
+    findings: { file: string; line: number | null; column: number | null; severity: string; rule: string; container: string; message: string }[];
+    inputErrors: { file: string; message: string }[];
+  };
+  return {
+    code: run.code,
+    findings: output.findings
+      .map((finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.severity} ${finding.rule} ${finding.container}`)
+      .sort(),
+    inputErrors: output.inputErrors.map((error) => `${error.file}: ${error.message}`),
+    notices: run.stderr.trim().split('\n').filter(Boolean),
+    raw: output,
+  };
+}
+
+describe('repository layouts', () => {
+  it('a chart whose dependencies were never fetched: one input problem naming them and the command, and its own templates linted', () => {
+    const result = lintLayout('missing-dependency');
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.inputErrors, [
+      "missing-dependency/app/Chart.yaml: the chart's dependencies are not in missing-dependency/app/charts: redis 18.1.0 from https://charts.example.com/stable, common 2.x.x from oci://registry.example.com/charts; run `helm dependency build missing-dependency/app` (it needs the network) to fetch them; its own templates are linted without them",
+    ]);
+    assert.deepEqual(result.findings, ['missing-dependency/app/templates/deployment.yaml:17:13 warning timeout-not-below-period app']);
+  });
+
+  it('a library chart is skipped with a notice, not an error', () => {
+    const result = lintLayout('library');
+    assert.equal(result.code, 0);
+    assert.deepEqual(result.inputErrors, []);
+    assert.deepEqual(result.notices, [
+      'probe-lint: skipped library chart library/common (type: library renders nothing by itself; the charts that use it are linted)',
+    ]);
+  });
+
+  it('a probe written in a named template (_pod.tpl) is pointed at there, not at the spec: above the include', () => {
+    const result = lintLayout('named-templates');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.findings, ['named-templates/web/templates/_pod.tpl:11:7 warning timeout-not-below-period web']);
+  });
+
+  it('templated container names (and a conditional sidecar first) keep each finding on its own container', () => {
+    const result = lintLayout('templated-names');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.findings, [
+      'templated-names/api/templates/deployment.yaml:16:11 warning liveness-mirrors-readiness api-proxy',
+      'templated-names/api/templates/deployment.yaml:28:13 warning timeout-not-below-period api-server',
+      'templated-names/api/templates/deployment.yaml:31:13 error readiness-termination-grace-period api-server',
+    ]);
+  });
+
+  it('a chart whose defaults fail on a required value is rendered with its ci/ values only, as chart-testing does', () => {
+    const result = lintLayout('required-values');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.inputErrors, []);
+    assert.deepEqual(result.notices, [
+      'probe-lint: rendered chart required-values/worker with its ci/ values only: with its defaults alone it does not render (Error: execution error at (worker/templates/deployment.yaml:6:14): queue is required)',
+    ]);
+    assert.deepEqual(result.findings, [
+      'required-values/worker/templates/deployment.yaml:15:11 info missing-readiness-probe worker',
+      'required-values/worker/templates/deployment.yaml:19:13 warning timeout-not-below-period worker',
+    ]);
+    assert.doesNotMatch(JSON.stringify(result.raw), /--debug/);
+  });
+
+  it('a kustomization that inflates a local chart (helmCharts:) lints the chart with its values and its own files', () => {
+    const result = lintLayout('helm-charts');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.inputErrors, []);
+    assert.deepEqual(result.findings, [
+      'helm-charts/deploy/charts/cache/templates/statefulset.yaml:18:13 warning timeout-not-below-period cache',
+      'helm-charts/deploy/charts/cache/templates/statefulset.yaml:4:3 info missing-liveness-probe cache',
+    ]);
+    assert.match(
+      result.notices[0]!,
+      /^probe-lint: kustomization helm-charts\/deploy inflates Helm charts \(helmCharts:\): helm-charts\/deploy\/charts\/cache linted as charts with their values, and its 1 local resource file as written/,
+    );
+  });
+
+  it('similar names in one file (web, web-canary) map each object to its own document, after namePrefix', () => {
+    const result = lintLayout('similar-names');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.findings, [
+      'similar-names/app/deployments.yaml:13:11 info missing-readiness-probe web',
+      'similar-names/app/deployments.yaml:30:11 info missing-readiness-probe web',
+      'similar-names/app/deployments.yaml:34:13 warning timeout-not-below-period web',
+    ]);
+  });
+
+  it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {
+    const work = mkdtempSync(join(tmpdir(), 'probe-lint-packaged-'));
+    cpSync(join(LAYOUTS, 'packaged'), work, { recursive: true });
+    execFileSync(helmBinary(), ['package', join(work, 'sources/db'), '-d', join(work, 'shop/charts')], { stdio: 'ignore' });
+    const result = lintLayout('shop', work);
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.inputErrors, []);
+    assert.deepEqual(result.findings, [
+      'shop/charts/db-0.3.0.tgz:null:null error readiness-termination-grace-period db',
+      'shop/charts/db-0.3.0.tgz:null:null info missing-liveness-probe db',
+    ]);
+    const error = result.raw.findings.find((finding) => finding.rule === 'readiness-termination-grace-period') as unknown as { rendered: { inside: string } };
+    assert.equal(error.rendered.inside, 'db/templates/statefulset.yaml');
+    const text = runCli(['shop', ...tools, '--format', 'compact'], { cwd: work }).stdout;
+    assert.match(
+      text,
+      /^shop\/charts\/db-0\.3\.0\.tgz: error \[readiness-termination-grace-period\] .*\(db\/templates\/statefulset\.yaml in the archive; helm template shop, line \d+:\d+\)$/m,
+    );
+  });
+});
