@@ -98,7 +98,7 @@ describe('charts', () => {
     assert.equal(run.code, 2);
     assert.match(
       run.stdout,
-      /missing-dep\/Chart\.yaml {2}error {4}input\s+cannot render the chart \(helm template test\/fixtures\/broken-charts\/missing-dep\): .*missing in charts\/ directory: postgresql/,
+      /missing-dep\/Chart\.yaml {2}error {4}input\s+the chart's dependencies are not in test\/fixtures\/broken-charts\/missing-dep\/charts: postgresql 15\.0\.0 from https:\/\/charts\.example\.com; run `helm dependency build test\/fixtures\/broken-charts\/missing-dep` \(it needs the network\) to fetch them/,
     );
     assert.match(run.stdout, /stray-template\.yaml {2}error {4}input\s+looks like a Go template \(\{\{ … \}\}\), not YAML: lint the chart it belongs to/);
     assert.match(run.stdout.trimEnd().split('\n').at(-1)!, /^✖ 2 input errors; /);

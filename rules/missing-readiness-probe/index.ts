@@ -4,7 +4,7 @@ export default defineRule({
   meta: {
     id: 'missing-readiness-probe',
     severity: 'info',
-    severityNote: 'warning when a Service in the same input selects the pod',
+    severityNote: 'warning when a Service in the same input selects the pod and sends to a port this container serves (or to ports no container declares)',
     summary: 'a long-running container without a readinessProbe',
     remediation: 'Add a readinessProbe that checks the app can answer requests.',
     scope: { roles: ['container'], longRunningOnly: true },
@@ -20,6 +20,13 @@ export default defineRule({
           'no readinessProbe: Service {services} sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot. ' +
           'Add a readinessProbe that checks the app can answer requests.',
       },
+      otherPorts: {
+        short: "no readinessProbe; Service {services} sends only to other containers' ports ({ports})",
+        long:
+          'no readinessProbe: Service {services} selects the pod but sends only to ports that other containers declare ({ports}), so this ' +
+          "container (a metrics exporter, a config reloader) takes no Service traffic; the pod turns not-ready only by those containers' " +
+          'probes. Add a readinessProbe only if the pod should leave its Services when this container cannot work.',
+      },
       missing: {
         short: 'no readinessProbe: Services send traffic before it can serve; add one',
         long:
@@ -33,7 +40,19 @@ export default defineRule({
     if (probe('readiness') !== undefined || site.platform === 'knative') return;
     const namespace = site.resource.object.metadata?.namespace ?? site.podMetadata?.namespace;
     const services = run.servicesSelecting(namespace, site.podMetadata?.labels);
-    if (services.length > 0) {
+    const targeted = services.flatMap((service) => service.targetPorts);
+    const serves = (ports: readonly { name?: unknown; containerPort?: unknown }[] | undefined) =>
+      (ports ?? []).some((port) => port !== null && targeted.some((target) => target === port.containerPort || target === port.name));
+    // A targeted port that another container declares, and this one does not: not this container's traffic.
+    const servedElsewhere =
+      targeted.length > 0 && !serves(container.container.ports) && site.containers.some((other) => other !== container && serves(other.container.ports));
+    if (services.length > 0 && servedElsewhere) {
+      report({
+        messageId: 'otherPorts',
+        data: { services: services.map((service) => `"${service.name}"`).join(', '), ports: [...new Set(targeted)].join(', ') },
+        pointer: container.pointer,
+      });
+    } else if (services.length > 0) {
       report({
         messageId: 'selected',
         severity: 'warning',

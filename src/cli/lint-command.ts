@@ -43,12 +43,21 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
       inputErrors.push({ file: file.path, message: template });
       continue;
     }
-    if (source.error) inputErrors.push({ ...source.error, message: `invalid YAML: ${source.error.reason}` });
+    // A file that does not parse is an input error when it could hold a Kubernetes object; one that
+    // never names a kind (mkdocs.yml with Python tags, a CloudFormation template with !Ref) is not a
+    // manifest at all, and is passed over like any other document that is not an object.
+    if (source.error && (file.rendered !== undefined || file.path === '-' || mayHoldObjects(file.text)))
+      inputErrors.push({ ...source.error, message: `invalid YAML: ${source.error.reason}` });
     for (const document of lintDocumentsOf(source, file.rendered)) documents.push(document);
   }
   const everyInputIsStdin = args.paths.every((path) => path === '-');
   const failIfNoObjects = args.failIfNoObjects ?? everyInputIsStdin;
   return lintAndReport(engine, documents, { inputErrors, files: files.length, args, io, report, failIfNoObjects });
+}
+
+/** Whether the text names a kind anywhere (`kind:` as a key, or `"kind"` in JSON): what every Kubernetes object has. */
+function mayHoldObjects(text: string): boolean {
+  return /^[ \t-]*["']?kind["']?[ \t]*:/m.test(text) || /"kind"\s*:/.test(text);
 }
 
 /** Runs the engine over documents, prints the report in the chosen format, returns the exit code. */

@@ -5,6 +5,8 @@ export interface SelectingService {
   name: string;
   namespace: string | undefined;
   selector: Record<string, string>;
+  /** The container ports it sends to: `targetPort` (a number or a port name), else `port`. */
+  targetPorts: (number | string)[];
 }
 
 /**
@@ -62,9 +64,15 @@ export function selectingService(object: { apiVersion: string; kind: string; met
   const entries = Object.entries(selector);
   if (entries.length === 0 || entries.some(([, value]) => typeof value !== 'string')) return undefined;
   const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  const ports = (object as unknown as Service).spec?.ports;
+  const targetPorts = (Array.isArray(ports) ? ports : []).flatMap((port) => {
+    const target = (port as { targetPort?: unknown } | null)?.targetPort ?? (port as { port?: unknown } | null)?.port;
+    return typeof target === 'number' || (typeof target === 'string' && target !== '') ? [/^\d+$/.test(String(target)) ? Number(target) : target] : [];
+  });
   return {
     name: typeof metadata.name === 'string' ? metadata.name : '',
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
     selector: Object.fromEntries(entries),
+    targetPorts: targetPorts as (number | string)[],
   };
 }

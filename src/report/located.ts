@@ -53,8 +53,10 @@ export interface ReportInput {
 export function locate<T extends Finding>(finding: T): T & LocatedFinding {
   const located = finding as T & LocatedFinding;
   const { origin } = finding.resource;
-  const elsewhere = finding.position === undefined ? origin.rendered?.editedIn?.(finding.pointer) : undefined;
-  const position = elsewhere === undefined ? positionOf(finding) : elsewhere.position;
+  // A finding's own position (a duplicate key's, say) is a place in what was parsed: for rendered
+  // input that is the rendering, never the template or patch the user edits, which is located anew.
+  const elsewhere = origin.rendered === undefined ? undefined : origin.rendered.editedIn?.(finding.pointer);
+  const position = origin.rendered === undefined ? positionOf(finding) : (elsewhere?.position ?? origin.locate?.(finding.pointer));
   located.file = elsewhere?.file ?? origin.file;
   located.line = position?.line;
   located.column = position?.column;

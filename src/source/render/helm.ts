@@ -2,7 +2,7 @@
 // `# Source:` line helm writes above it.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import jsYaml from 'js-yaml';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Position } from '../../model/position.js';
 import type { ResourceOrigin } from '../../model/resource.js';
 import type { InputFile, InputProblem } from '../inputs.js';
@@ -53,8 +53,26 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     return rendering;
   }
   const missing = missingDependencies(chart.directory, metadata.dependencies);
-  // Without its dependencies, the chart is rendered from a copy that does not ask for them.
-  const directory = missing.length === 0 ? chart.directory : withoutDependencies(chart.directory, missing, options.sandbox.scratchDirectory());
+  // A missing dependency that is a chart of this repository (bitnami's common beside the chart
+  // that uses it, a file:// path) is taken from here; the rest are left out.
+  const local = new Map(
+    missing.flatMap((dependency) => {
+      const found = localDependency(chart.directory, dependency, options.guard, options.sandbox.limits.allowNetwork);
+      return found === undefined ? [] : [[dependency.name, found] as const];
+    }),
+  );
+  const absent = missing.filter((dependency) => !local.has(dependency.name));
+  // Where each local dependency's templates are, by the name it renders under.
+  const subcharts = new Map(
+    missing.flatMap((dependency) => (local.has(dependency.name) ? [[dependency.alias ?? dependency.name, local.get(dependency.name)!] as const] : [])),
+  );
+  // Without its dependencies, the chart is rendered from a copy that does not ask for the absent ones.
+  const directory = missing.length === 0 ? chart.directory : vendoredCopy(chart.directory, absent, local, options.sandbox.scratchDirectory());
+  if (local.size > 0) {
+    rendering.notices.push(
+      `rendered chart ${chart.directory} with ${[...local].map(([name, path]) => `${name} from ${shown(path)}`).join(', ')} (its dependencies are not in charts/; \`helm dependency build ${chart.directory}\` fetches the published versions)`,
+    );
+  }
   const ciValues = ciValuesFiles(chart.directory);
   const failures: { values: string | undefined; message: string }[] = [];
   for (const values of [undefined, ...ciValues]) {
@@ -73,11 +91,11 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     rendering.files.push({
       path: `${values ?? chart.directory} (helm template)`,
       text: run.stdout,
-      rendered: helmOrigin(chart.directory, values, options.files, options.guard),
+      rendered: helmOrigin(chart.directory, values, options.files, options.guard, subcharts),
     });
   }
-  if (missing.length > 0) {
-    const names = missing.map(describeDependency).join(', ');
+  if (absent.length > 0) {
+    const names = absent.map(describeDependency).join(', ');
     const outcome =
       rendering.files.length > 0
         ? 'its own templates are linted without them'
@@ -102,6 +120,8 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
 
 interface ChartDependency {
   name: string;
+  /** The name it renders under (`# Source: app/charts/<alias>/…`). */
+  alias?: string;
   version?: string;
   repository?: string;
 }
@@ -111,15 +131,17 @@ interface ChartMetadata {
   dependencies: ChartDependency[];
 }
 
-/** What Chart.yaml says of the chart's type and dependencies; helm reports anything else wrong with it. */
+/** What Chart.yaml (and, for apiVersion v1 charts, requirements.yaml) says of the chart's type and dependencies; helm reports anything else wrong. */
 function readChartMetadata(file: string): ChartMetadata {
   try {
     const parsed = jsYaml.load(readFileSync(file, 'utf8')) as { type?: unknown; dependencies?: unknown } | null;
-    const dependencies = Array.isArray(parsed?.dependencies)
-      ? (parsed.dependencies as Record<string, unknown>[])
+    const listed = parsed?.dependencies ?? requirements(dirname(file));
+    const dependencies = Array.isArray(listed)
+      ? (listed as Record<string, unknown>[])
           .filter((entry) => typeof entry?.name === 'string')
           .map((entry) => ({
             name: entry.name as string,
+            ...(typeof entry.alias === 'string' ? { alias: entry.alias } : {}),
             ...(typeof entry.version === 'string' ? { version: entry.version } : {}),
             ...(typeof entry.repository === 'string' ? { repository: entry.repository } : {}),
           }))
@@ -128,6 +150,32 @@ function readChartMetadata(file: string): ChartMetadata {
   } catch {
     return { dependencies: [] };
   }
+}
+
+function requirements(directory: string): unknown {
+  const file = join(directory, 'requirements.yaml');
+  if (!existsSync(file)) return undefined;
+  try {
+    return (jsYaml.load(readFileSync(file, 'utf8')) as { dependencies?: unknown } | null)?.dependencies;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A chart of the tree by the dependency's name: at its file:// path, or beside the chart. */
+function localDependency(chart: string, dependency: ChartDependency, guard: TreeGuard, allowNetwork: boolean): string | undefined {
+  const candidates = [
+    ...(dependency.repository?.startsWith('file://') ? [resolve(chart, dependency.repository.slice('file://'.length))] : []),
+    join(dirname(resolve(chart)), dependency.name),
+  ];
+  return candidates.find((candidate) => {
+    if (!guard.contains(candidate) || !existsSync(join(candidate, 'Chart.yaml')) || guard.chartProblem(candidate, allowNetwork) !== undefined) return false;
+    try {
+      return (jsYaml.load(readFileSync(join(candidate, 'Chart.yaml'), 'utf8')) as { name?: unknown } | null)?.name === dependency.name;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Dependencies with neither a directory `charts/<name>` nor an archive `charts/<name>-<version>.tgz`. */
@@ -148,18 +196,26 @@ function describeDependency(dependency: ChartDependency): string {
   return `${dependency.name}${version}${from}`;
 }
 
-/** A copy of the chart whose Chart.yaml lists only the dependencies it has (links inside the tree copied as their targets). */
-function withoutDependencies(directory: string, missing: readonly ChartDependency[], scratch: string): string {
+/**
+ * A copy of the chart whose Chart.yaml (or requirements.yaml) no longer lists the absent
+ * dependencies, with the local ones copied into its charts/ (links inside the tree copied as their
+ * targets, which the tree guard has checked).
+ */
+function vendoredCopy(directory: string, absent: readonly ChartDependency[], local: ReadonlyMap<string, string>, scratch: string): string {
   const copy = join(scratch, 'chart');
   cpSync(directory, copy, { recursive: true, dereference: true });
-  const chartFile = join(copy, 'Chart.yaml');
-  const parsed = (jsYaml.load(readFileSync(chartFile, 'utf8')) ?? {}) as { dependencies?: { name?: unknown }[] };
-  const gone = new Set(missing.map((dependency) => dependency.name));
-  parsed.dependencies = (parsed.dependencies ?? []).filter((dependency) => !gone.has(String(dependency?.name)));
-  if (parsed.dependencies.length === 0) delete parsed.dependencies;
-  writeFileSync(chartFile, jsYaml.dump(parsed));
-  rmSync(join(copy, 'Chart.lock'), { force: true });
-  rmSync(join(copy, 'requirements.lock'), { force: true });
+  const gone = new Set(absent.map((dependency) => dependency.name));
+  for (const name of ['Chart.yaml', 'requirements.yaml']) {
+    const file = join(copy, name);
+    if (!existsSync(file)) continue;
+    const parsed = (jsYaml.load(readFileSync(file, 'utf8')) ?? {}) as { dependencies?: { name?: unknown }[] };
+    if (!Array.isArray(parsed.dependencies)) continue;
+    parsed.dependencies = parsed.dependencies.filter((dependency) => !gone.has(String(dependency?.name)));
+    if (parsed.dependencies.length === 0) delete parsed.dependencies;
+    writeFileSync(file, jsYaml.dump(parsed));
+  }
+  for (const [name, path] of local) cpSync(path, join(copy, 'charts', name), { recursive: true, dereference: true });
+  for (const lock of ['Chart.lock', 'requirements.lock']) rmSync(join(copy, lock), { force: true });
   return copy;
 }
 
@@ -188,7 +244,14 @@ function ciValuesFiles(chart: string): string[] {
  * the chart (or, on stdin, the tree being linted) is disregarded — never opened, never pointed at —
  * and the finding keeps its place in the rendered output.
  */
-export function helmOrigin(root: string | undefined, values: string | undefined, files: FileCache, guard: TreeGuard): RenderedOrigin {
+export function helmOrigin(
+  root: string | undefined,
+  values: string | undefined,
+  files: FileCache,
+  guard: TreeGuard,
+  /** Dependencies rendered from elsewhere in the tree: name → directory. */
+  subcharts: ReadonlyMap<string, string> = new Map(),
+): RenderedOrigin {
   let sources: { offset: number; path: string }[] | undefined;
   return {
     from: 'helm',
@@ -204,7 +267,7 @@ export function helmOrigin(root: string | undefined, values: string | undefined,
       // A document without a line of its own continues the one before it.
       const named = own.length > 0 ? own : sources.filter((entry) => entry.offset <= offset).slice(-1);
       const template = named
-        .map((entry) => templatePath(root, entry.path, guard))
+        .map((entry) => templatePath(root, entry.path, guard, subcharts))
         .filter((path) => path !== undefined)
         .at(-1);
       const locateRendered = (pointer: string) => source.locate(index, pointer);
@@ -298,10 +361,17 @@ function packagedTemplate(root: string, template: string): { archive: string; in
  * `mychart/templates/x.yaml` → `<chart directory>/templates/x.yaml`; for stdin, as written (relative
  * to here). Undefined for a path that would leave the chart or the tree: absolute, `..`, a link out.
  */
-function templatePath(root: string | undefined, named: string, guard: TreeGuard): string | undefined {
+function templatePath(root: string | undefined, named: string, guard: TreeGuard, subcharts: ReadonlyMap<string, string>): string | undefined {
   if (isAbsolute(named) || named.includes('\0') || /[\u0000-\u001f]/.test(named)) return undefined;
   const slash = named.indexOf('/');
   const path = root === undefined || slash === -1 ? named : join(root, named.slice(slash + 1));
+  // `app/charts/common/templates/x.yaml` of a dependency taken from elsewhere in the tree.
+  const vendored = /^[^/]+\/charts\/([^/]+)\/(.+)$/.exec(named);
+  if (root !== undefined && vendored && subcharts.has(vendored[1]!) && !existsSync(path)) {
+    const candidate = join(subcharts.get(vendored[1]!)!, vendored[2]!);
+    if (!relative(subcharts.get(vendored[1]!)!, candidate).startsWith('..') && guard.containsLexically(candidate))
+      return existsSync(candidate) && guard.contains(candidate) ? candidate : undefined;
+  }
   const within = root === undefined ? process.cwd() : root;
   const rel = relative(resolve(within), resolve(path));
   if (rel.startsWith('..') || isAbsolute(rel)) return undefined;

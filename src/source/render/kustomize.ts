@@ -66,7 +66,9 @@ export async function renderKustomization(unit: KustomizationUnit, options: Kust
       `resources:\n  - ${JSON.stringify(relative(wrapper, resolve(unit.directory)))}\nbuildMetadata: [originAnnotations]\n`,
     );
     const run = await options.sandbox.run(options.binary, tool === 'kubectl kustomize' ? ['kustomize', wrapper] : ['build', wrapper], process.cwd());
-    if (run.code !== 0) return refuse(renderFailure(run, options.sandbox.limits).replaceAll(wrapper, unit.directory));
+    // kustomize names the kustomization by the wrapper's relative path to it: the user knows it by its directory.
+    const fromWrapper = relative(wrapper, resolve(unit.directory));
+    if (run.code !== 0) return refuse(renderFailure(run, options.sandbox.limits).replaceAll(wrapper, unit.directory).replaceAll(fromWrapper, unit.directory));
     return {
       files: [{ path: `${unit.directory} (kustomize build)`, text: run.stdout, rendered: kustomizeOrigin(unit, wrapper, options.files, options.guard) }],
       problems: [],
