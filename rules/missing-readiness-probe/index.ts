@@ -49,16 +49,21 @@ export default defineRule({
     if (services.length > 0 && servedElsewhere) {
       report({
         messageId: 'otherPorts',
-        data: { services: services.map((service) => `"${service.name}"`).join(', '), ports: [...new Set(targeted)].join(', ') },
+        data: { services: serviceNames(services), ports: [...new Set(targeted)].join(', ') },
         pointer: container.pointer,
       });
     } else if (services.length > 0) {
       report({
         messageId: 'selected',
         severity: 'warning',
-        data: { services: services.map((service) => `"${service.name}"`).join(', ') },
+        data: { services: serviceNames(services) },
         pointer: container.pointer,
       });
     } else report({ messageId: 'missing', pointer: container.pointer });
   },
 });
+
+/** Each Service once, however many renderings of a chart (its ci/ values) hold it. */
+function serviceNames(services: readonly { name: string }[]): string {
+  return [...new Set(services.map((service) => service.name))].map((name) => `"${name}"`).join(', ');
+}

@@ -94,7 +94,7 @@ export default defineRule({
         }
         if (declared.includes(port)) {
           const named = ports.find((candidate) => candidate.name === port) as DeclaredPort;
-          const tcpTwin = ports.some((candidate) => isTcp(candidate as DeclaredPort) && candidate.containerPort === named.containerPort);
+          const tcpTwin = ports.some((candidate) => isTcp(candidate) && candidate.containerPort === named.containerPort);
           if (named.protocol === 'UDP' && !tcpTwin) {
             report({
               messageId: 'udp',

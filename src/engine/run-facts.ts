@@ -73,6 +73,6 @@ export function selectingService(object: { apiVersion: string; kind: string; met
     name: typeof metadata.name === 'string' ? metadata.name : '',
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
     selector: Object.fromEntries(entries),
-    targetPorts: targetPorts as (number | string)[],
+    targetPorts,
   };
 }
