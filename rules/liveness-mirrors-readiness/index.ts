@@ -33,7 +33,7 @@ export default defineRule({
     fix: 'suggestion',
     policy: {
       over: 'probed',
-      problems: `(size(variables.longRunning) > 0 ? ${mirrorProblems('c.livenessProbe', 'c.readinessProbe')} : [])`,
+      problems: `(size(variables.longRunning) > 0 ? (${mirrorProblems('c.livenessProbe', 'c.readinessProbe')}) : [])`,
       limits: "The CEL compares exec commands as written; the engine also expands $(VAR) from the container's env first, as the kubelet does.",
     },
     messages: {
