@@ -25,6 +25,17 @@ describe('configuration', () => {
     assert.deepEqual(lintText(mirrored, { config: parseConfig('rules:\n  liveness-mirrors-readiness: {enabled: false}\n', 'c.yaml') }).findings, []);
   });
 
+  it("lets a configured severity beat the one a rule reports for a case (a selected pod's missing readiness is a warning)", () => {
+    const selected = `apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n---\n${podYaml('livenessProbe:\n  tcpSocket:\n    port: 80').replace('metadata:', 'metadata:\n  labels: {app: web}')}`;
+    const severities = (config: string | undefined) =>
+      lintText(selected, config === undefined ? {} : { config: parseConfig(config, 'c.yaml') }).findings.map(
+        (finding) => `${finding.rule}:${finding.severity}`,
+      );
+    assert.deepEqual(severities(undefined), ['missing-readiness-probe:warning']);
+    assert.deepEqual(severities('rules:\n  missing-readiness-probe: info\n'), ['missing-readiness-probe:info']);
+    assert.deepEqual(severities('rules:\n  missing-readiness-probe: {severity: error}\n'), ['missing-readiness-probe:error']);
+  });
+
   it('passes rule options', () => {
     const slowStart = podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  initialDelaySeconds: 20\nreadinessProbe:\n  tcpSocket:\n    port: 81');
     assert.deepEqual(lintText(slowStart).findings, []);
@@ -84,6 +95,26 @@ describe('configuration', () => {
       /ignore\.0\.rules\.0: "liveness-mirror-readiness" is not one of the \d+ allowed values \(did you mean "liveness-mirrors-readiness"\?\)/,
     ],
     [
+      'a wrong severity inside a rule setting object',
+      'rules:\n  liveness-mirrors-readiness: {severity: bad}\n',
+      /^c\.yaml:2:42: rules\.liveness-mirrors-readiness\.severity: must be one of "error", "warning", "info"$/,
+    ],
+    [
+      'a wrong type inside a rule setting object',
+      'rules:\n  liveness-mirrors-readiness: {enabled: maybe}\n',
+      /^c\.yaml:2:41: rules\.liveness-mirrors-readiness\.enabled: must be boolean$/,
+    ],
+    [
+      'a glob holding what no name can',
+      'ignore:\n  - name: "web;*"\n    reason: r\n',
+      /^c\.yaml:2:11: ignore\.0\.name: a glob holds only letters, digits, "\.", "-", "\*" and "\?", as Kubernetes names and kinds do \(got "web;\*"\)$/,
+    ],
+    [
+      'a namespace key that is no namespace name',
+      'webhook:\n  namespaces:\n    Prod: {mode: enforce}\n',
+      /^c\.yaml:3:5: webhook\.namespaces: "Prod" is not a namespace name \(lowercase letters, digits and "-", at most 63\)$/,
+    ],
+    [
       'an alias bomb',
       'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nrules: {}\n',
       /c\.yaml: cannot use the config file: .*alias/i,
@@ -95,6 +126,8 @@ describe('configuration', () => {
         () => parseConfig(text, 'c.yaml'),
         (error: unknown) => {
           assert.ok(error instanceof ConfigError);
+          // One error for the one wrong field: no second line from another branch of the schema.
+          assert.equal(error.message.split('\n').length, 1, error.message);
           assert.match(error.message, expected);
           return true;
         },

@@ -2,12 +2,17 @@
 // A fail fixture marks each line that must carry a finding with `# expect: <rule>/<messageId> <severity> ["message part"]`;
 // the rule must report exactly those lines, at the column of the key, with that message and severity, and nothing else.
 // `# test-config: {json}` on any line sets the config (e.g. cluster density), read by the real config parser.
+// Every finding of a fail fixture — every rule's, with severity, place, short and long message and
+// fix — is pinned in `<fixture>.snap` beside it, reviewed like code; UPDATE_SNAPSHOTS=1 rewrites them.
+// Each message id is marked in some fail fixture and each option set by some fixture's test-config,
+// and the rule README's Failing and Passing examples run as fixtures too.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { parseConfig } from '../src/engine/config-file.js';
+import type { LocatedFinding } from '../src/report/located.js';
 import { lintText, ROOT } from './helpers.js';
 
 interface Expectation {
@@ -72,6 +77,7 @@ for (const rule of RULES) {
         const { located, failures, source } = lintText(text, { config: configOf(text, file), file });
         assert.equal(source.error, undefined, 'the fixture parses');
         assert.deepEqual(failures, []);
+        matchesSnapshot(file, located);
         for (const ruleId of new Set(expected.map((expectation) => expectation.rule))) {
           const actual = located.filter((finding) => finding.rule === ruleId);
           const wanted = expected.filter((expectation) => expectation.rule === ruleId);
@@ -91,6 +97,54 @@ for (const rule of RULES) {
       });
     }
 
+    it('marks every message id in a fail fixture, and sets every option in a fixture', () => {
+      const failing = fixtures(id, 'fail').map((file) => readFileSync(file, 'utf8'));
+      const marked = new Set(
+        failing.flatMap((text) =>
+          expectationsOf(text)
+            .filter((expectation) => expectation.rule === id)
+            .map((expectation) => expectation.messageId),
+        ),
+      );
+      assert.deepEqual(
+        Object.keys(rule.meta.messages).filter((messageId) => !marked.has(messageId)),
+        [],
+        'message ids no fixture expects',
+      );
+      const configs = [...fixtures(id, 'fail'), ...fixtures(id, 'pass')].map((file) => configOf(readFileSync(file, 'utf8'), file));
+      const set = new Set(configs.flatMap((config) => Object.keys((config.rules?.[id] as { options?: object } | undefined)?.options ?? {})));
+      assert.deepEqual(
+        Object.keys(rule.meta.options?.schema ?? {}).filter((option) => !set.has(option)),
+        [],
+        'options no fixture sets',
+      );
+    });
+
+    const examples = readmeExamples(id);
+    it("runs its README's Failing and Passing examples: the first reports it, the second does not", () => {
+      assert.ok(
+        examples.failing.length > 0 && examples.passing.length > 0,
+        `rules/${id}/README.md needs a yaml block under "## Failing" and under "## Passing"`,
+      );
+      for (const example of examples.failing) {
+        const { located, source } = lintText(example.manifest, { config: example.config, file: `README.md (Failing)` });
+        assert.equal(source.error, undefined, `the Failing example parses:\n${example.manifest}`);
+        assert.ok(
+          located.some((finding) => finding.rule === id),
+          `the Failing example reports no ${id}:\n${example.manifest}`,
+        );
+      }
+      for (const example of examples.passing) {
+        const { located, source } = lintText(example.manifest, { config: example.config, file: `README.md (Passing)` });
+        assert.equal(source.error, undefined, `the Passing example parses:\n${example.manifest}`);
+        assert.deepEqual(
+          located.filter((finding) => finding.rule === id).map((finding) => finding.message),
+          [],
+          `the Passing example:\n${example.manifest}`,
+        );
+      }
+    });
+
     for (const file of fixtures(id, 'pass')) {
       it(`reports nothing in pass/${basename(file)}`, () => {
         const text = readFileSync(file, 'utf8');
@@ -105,4 +159,71 @@ for (const rule of RULES) {
       });
     }
   });
+}
+
+/** The whole of what a fixture reports, one finding per block, in place order. */
+function snapshotOf(located: readonly LocatedFinding[]): string {
+  return (
+    [...located]
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))
+      .map((finding) =>
+        [
+          `${finding.line}:${finding.column} ${finding.severity} ${finding.rule}/${finding.messageId}${finding.container ? ` container=${finding.container}` : ''}`,
+          `  short: ${finding.short}`,
+          `  long: ${finding.message}`,
+          ...(finding.fix ? [`  ${finding.fixKind ?? 'fix'}: ${JSON.stringify(finding.fix)}`] : []),
+        ].join('\n'),
+      )
+      .join('\n\n') + '\n'
+  );
+}
+
+function matchesSnapshot(fixture: string, located: readonly LocatedFinding[]): void {
+  const file = fixture.replace(/\.(ya?ml|json)$/, '.snap');
+  const actual = snapshotOf(located);
+  if (process.env.UPDATE_SNAPSHOTS === '1' || !existsSync(file)) {
+    if (process.env.CI === 'true' && !existsSync(file)) assert.fail(`${file} is missing: run UPDATE_SNAPSHOTS=1 npm test and review it`);
+    writeFileSync(file, actual);
+    return;
+  }
+  assert.equal(actual, readFileSync(file, 'utf8'), `${file} differs: review the change, and run UPDATE_SNAPSHOTS=1 npm test to accept it`);
+}
+
+interface ReadmeExample {
+  manifest: string;
+  config: ReturnType<typeof configOf>;
+}
+
+/**
+ * The yaml blocks under a rule README's "## Failing" and "## Passing", as manifests: a README shows
+ * the part that matters — container fields, pod spec fields (`containers:`), or `metadata:` — and
+ * it is placed in a Pod as written (duplicate keys and comments kept). `# probe-lint --pods-per-node N`
+ * in a block sets the cluster's density.
+ */
+function readmeExamples(ruleId: string): { failing: ReadmeExample[]; passing: ReadmeExample[] } {
+  const readme = readFileSync(join(ROOT, 'rules', ruleId, 'README.md'), 'utf8');
+  const section = (heading: string) => {
+    const start = readme.indexOf(`\n## ${heading}\n`);
+    if (start === -1) return [];
+    const end = readme.indexOf('\n## ', start + heading.length + 5);
+    const text = readme.slice(start, end === -1 ? undefined : end);
+    return [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => exampleManifest(match[1]!));
+  };
+  return { failing: section('Failing'), passing: section('Passing') };
+}
+
+function exampleManifest(block: string): ReadmeExample {
+  const podSpecKeys = /^(containers|initContainers|ephemeralContainers|restartPolicy|terminationGracePeriodSeconds|hostNetwork|volumes)\s*:/m;
+  const pods = /# probe-lint --pods-per-node (\d+)/.exec(block);
+  const config = pods ? { cluster: { podsPerNode: Number(pods[1]) } } : {};
+  const indent = (text: string, spaces: number) => text.replace(/^(?=.)/gm, ' '.repeat(spaces));
+  if (/^apiVersion\s*:/m.test(block)) return { manifest: block, config };
+  const header = 'apiVersion: v1\nkind: Pod\n';
+  const container = '  containers:\n    - name: app\n      image: example/app:1\n';
+  if (/^metadata\s*:/m.test(block)) return { manifest: `${header}${block}spec:\n${container}`, config };
+  if (podSpecKeys.test(block)) {
+    const withContainers = /^containers\s*:/m.test(block) ? '' : container;
+    return { manifest: `${header}metadata: {name: example}\nspec:\n${indent(block, 2)}${withContainers}`, config };
+  }
+  return { manifest: `${header}metadata: {name: example}\nspec:\n${container}${indent(block, 6)}`, config };
 }

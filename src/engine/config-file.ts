@@ -107,11 +107,19 @@ function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
     const key = pathOf(error).join('.');
     byPath.set(key, [...(byPath.get(key) ?? []), error]);
   }
-  return [...byPath.values()].map((group) => {
-    // For a rule setting given as an object, the "must be one of off/error/…" branch is noise.
-    const withoutEnum = group.filter((error) => error.keyword !== 'enum' && error.keyword !== 'type');
-    return withoutEnum[0] ?? group.find((error) => error.keyword === 'enum') ?? group[0]!;
-  });
+  const paths = [...byPath.keys()];
+  return [...byPath.entries()]
+    .filter(([path, group]) => {
+      // A value given as an object whose inner field is wrong: the other branch of the oneOf ("must be
+      // one of off/error/…") is noise beside the error that names the field. One error per field.
+      const onlyBranchNoise = group.every((error) => error.keyword === 'enum' || error.keyword === 'type');
+      return !(onlyBranchNoise && paths.some((other) => other.startsWith(`${path}.`)));
+    })
+    .map(([, group]) => {
+      // For a rule setting given as an object, the "must be one of off/error/…" branch is noise.
+      const withoutEnum = group.filter((error) => error.keyword !== 'enum' && error.keyword !== 'type');
+      return withoutEnum[0] ?? group.find((error) => error.keyword === 'enum') ?? group[0]!;
+    });
 }
 
 function describeError(error: ErrorObject, path: (string | number)[], schema: Schema): string {
