@@ -22,6 +22,6 @@ export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js'
 export { joinPointer } from './model/pointer.js';
 export { cloneJson } from './model/json-value.js';
 export { checkIdentity, requestPath } from './model/probe-check.js';
-export { intervalSeconds, secondsToAct, secondsToActText, type FailureMode } from './model/timing.js';
+export { actWindow, intervalSeconds, secondsToAct, secondsToActText, windowText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';
 export { bind, celString, eachProbe, effective, greatest, intOption, productText, resolvedPort } from './engine/cel.js';

@@ -11,6 +11,8 @@ import {
   resolvedPort,
   secondsToAct,
   secondsToActText,
+  windowText,
+  actWindow,
 } from '../../src/rule-api.js';
 
 const WHEN: Record<string, string> = {
@@ -41,7 +43,8 @@ export default defineRule({
         short: "liveness runs readiness's {handler} check and acts no later ({liveness} vs {readiness} s); raise its failureThreshold to {threshold}",
         long:
           'livenessProbe runs the same {handler} check as readinessProbe and acts no later {when} (liveness {livenessText}, readiness {readinessText}): ' +
-          'when the app is slow or failing under load, it is {restarted} at the moment it leaves the Service, and restarts cascade across replicas. ' +
+          'when the app is slow or failing under load, it is {restarted} {livenessWindow} after it starts failing while it leaves the Service ' +
+          'after {readinessWindow} (the probes run on timers of their own, so either may act first), and restarts cascade across replicas. ' +
           'Make liveness check only that the process is alive, or raise its failureThreshold to {threshold} or more.',
       },
     },
@@ -68,6 +71,9 @@ export default defineRule({
         readiness: secondsToAct(readiness, shown),
         livenessText: secondsToActText(liveness, shown),
         readinessText: secondsToActText(readiness, shown),
+        // The windows of a check that fails at once where that case applies: what a real kubelet showed (kubelet-measured.md).
+        livenessWindow: windowText(actWindow(liveness, modes.includes('fast') ? 'fast' : shown)),
+        readinessWindow: windowText(actWindow(readiness, modes.includes('fast') ? 'fast' : shown)),
         restarted: container.restartPolicy === 'Never' ? 'killed (restartPolicy Never: not restarted)' : 'restarted',
         threshold,
       },

@@ -12,6 +12,8 @@ import {
   secondsText,
   secondsToAct,
   secondsToActText,
+  windowText,
+  actWindow,
 } from '../../src/rule-api.js';
 
 /** How the check's own timeout behaves, by handler (kubelet prober.go, pkg/probe/*). */
@@ -53,7 +55,8 @@ export default defineRule({
         short: '{field} timeout {timeout} s ≥ period {period} s: {effect}; {action}',
         long:
           '{field} timeoutSeconds {timeoutText} is not below periodSeconds {periodText}: probes never overlap, so a check that hangs until its ' +
-          'timeout delays the next one: {consequence} after failureThreshold {thresholdText} × max(period, timeout) = {hangingText}{compare}.{note} {advice}',
+          'timeout delays the next one: {consequence} after failureThreshold {thresholdText} × max(period, timeout) = {hangingText}{compare}, ' +
+          '{hangingWindow} after the app starts hanging ({fastWindow} when a check fails at once).{note} {advice}',
       },
     },
   },
@@ -77,6 +80,8 @@ export default defineRule({
           consequence: failureConsequence(probe, container.restartPolicy),
           effect: hanging > fast ? `a hanging check acts after ${hanging} s, not ${fast} s` : 'hanging checks run back to back',
           hangingText: secondsToActText(probe, 'hanging'),
+          hangingWindow: windowText(actWindow(probe, 'hanging')),
+          fastWindow: windowText(actWindow(probe, 'fast')),
           compare: hanging > fast ? `, not the ${secondsToActText(probe, 'fast')} the period suggests` : ', with no pause between probes',
           note: TIMEOUT_NOTES[probe.handlerKind ?? ''] ?? '',
           action: fix ? `set timeoutSeconds ≤ ${suggested}` : 'raise periodSeconds',

@@ -41,6 +41,14 @@ export interface LintArguments extends ReportArguments {
   render: RenderOptions;
 }
 
+export interface TimelineArguments {
+  command: 'timeline';
+  paths: string[];
+  container: string | undefined;
+  format: 'text' | 'json';
+  render: RenderOptions;
+}
+
 export interface AuditArguments extends ReportArguments {
   command: 'audit';
   /** undefined: the context's namespace. */
@@ -83,6 +91,7 @@ export type Arguments =
   | ServeArguments
   | { command: 'rules'; format: RulesFormat; color: boolean | undefined }
   | { command: 'explain'; rule: string }
+  | TimelineArguments
   | { command: 'help' }
   | { command: 'version' };
 
@@ -117,6 +126,15 @@ function interpret(line: ParsedCommandLine): Arguments {
       return { command, rule: positionals[0]! };
     case 'serve':
       return serveArguments(string, flag, noExtra);
+    case 'timeline':
+      if (positionals.length === 0) throw new UsageError('no input: give the manifests, charts or kustomizations whose timeline to show, or "-" for stdin');
+      return {
+        command,
+        paths: positionals,
+        container: string('container'),
+        format: oneOf(string('format') ?? 'text', ['text', 'json'] as const, '--format'),
+        render: renderOptions(string, flag, list),
+      };
     case 'policies':
       noExtra();
       return {
@@ -148,21 +166,25 @@ function interpret(line: ParsedCommandLine): Arguments {
         fixDryRun: flag('fix-dry-run'),
         fixTypes: fixTypes as FixKind[],
         failIfNoObjects: flag('fail-if-no-objects') ? true : flag('no-fail-if-no-objects') ? false : undefined,
-        render: {
-          helm: string('helm'),
-          kustomize: string('kustomize'),
-          values: list('values'),
-          set: list('set'),
-          enabled: !flag('no-render'),
-          limits: {
-            allowNetwork: flag('allow-network'),
-            ...seconds(string('render-timeout'), '--render-timeout', 'renderTimeoutMs'),
-            ...seconds(string('render-budget'), '--render-budget', 'runBudgetMs'),
-          },
-        },
+        render: renderOptions(string, flag, list),
       };
     }
   }
+}
+
+function renderOptions(string: (name: string) => string | undefined, flag: (name: string) => boolean, list: (name: string) => string[]): RenderOptions {
+  return {
+    helm: string('helm'),
+    kustomize: string('kustomize'),
+    values: list('values'),
+    set: list('set'),
+    enabled: !flag('no-render'),
+    limits: {
+      allowNetwork: flag('allow-network'),
+      ...seconds(string('render-timeout'), '--render-timeout', 'renderTimeoutMs'),
+      ...seconds(string('render-budget'), '--render-budget', 'runBudgetMs'),
+    },
+  };
 }
 
 /** A duration in seconds from the command line, as milliseconds under `key`. */

@@ -28,6 +28,8 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
         return (await import('./rules-command.js')).runExplain(args.rule, io);
       case 'lint':
         return await (await import('./lint-command.js')).runLint(args, io);
+      case 'timeline':
+        return await (await import('./timeline-command.js')).runTimeline(args, io);
       case 'audit':
         // Cluster and server code (client-node, fastify) load only for the commands that use them:
         // a plain lint, as in a pre-commit hook, starts fast.

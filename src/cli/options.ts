@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { didYouMean } from '../engine/did-you-mean.js';
 
-export const COMMANDS = ['lint', 'rules', 'explain', 'audit', 'serve', 'policies', 'help', 'version'] as const;
+export const COMMANDS = ['lint', 'rules', 'explain', 'timeline', 'audit', 'serve', 'policies', 'help', 'version'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface OptionSpec {
@@ -24,6 +24,8 @@ export interface OptionSpec {
 const REPORTING: readonly CommandName[] = ['lint', 'audit'];
 const CONFIGURED: readonly CommandName[] = ['lint', 'audit', 'serve', 'policies'];
 const CLUSTER: readonly CommandName[] = ['lint', 'audit', 'serve'];
+/** Commands that read manifests, charts and kustomizations. */
+const RENDERING: readonly CommandName[] = ['lint', 'timeline'];
 
 export const OPTIONS: readonly OptionSpec[] = [
   {
@@ -31,8 +33,9 @@ export const OPTIONS: readonly OptionSpec[] = [
     short: 'f',
     type: 'string',
     value: 'FORMAT',
-    description: 'lint, audit: text (default), compact, json, sarif or github; rules: text, json or markdown; policies: yaml (default) or json',
-    commands: ['lint', 'audit', 'rules', 'policies'],
+    description:
+      'lint, audit: text (default), compact, json, sarif or github; rules: text, json or markdown; timeline: text (default) or json; policies: yaml (default) or json',
+    commands: ['lint', 'audit', 'rules', 'timeline', 'policies'],
   },
   {
     name: 'fail-on',
@@ -90,37 +93,38 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: 'which fixes --fix applies: fix (default; one right answer), suggestion (changes behaviour), or fix,suggestion',
     commands: ['lint'],
   },
-  { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: ['lint'] },
+  { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: RENDERING },
   {
     name: 'kustomize',
     type: 'string',
     value: 'PATH',
     description: 'kustomize or kubectl binary for kustomizations (default: kubectl kustomize, else kustomize, on PATH)',
-    commands: ['lint'],
+    commands: RENDERING,
   },
-  { name: 'values', type: 'string', multiple: true, value: 'FILE', description: 'values file for the chart(s) given (repeatable)', commands: ['lint'] },
-  { name: 'set', type: 'string', multiple: true, value: 'KEY=VALUE', description: 'value for the chart(s) given (repeatable)', commands: ['lint'] },
-  { name: 'no-render', type: 'boolean', description: 'skip charts and kustomizations (one notice each) instead of rendering them', commands: ['lint'] },
+  { name: 'values', type: 'string', multiple: true, value: 'FILE', description: 'values file for the chart(s) given (repeatable)', commands: RENDERING },
+  { name: 'set', type: 'string', multiple: true, value: 'KEY=VALUE', description: 'value for the chart(s) given (repeatable)', commands: RENDERING },
+  { name: 'no-render', type: 'boolean', description: 'skip charts and kustomizations (one notice each) instead of rendering them', commands: RENDERING },
   {
     name: 'allow-network',
     type: 'boolean',
     description: 'let helm and kustomize reach the network while rendering (remote bases, schema references); off by default',
-    commands: ['lint'],
+    commands: RENDERING,
   },
   {
     name: 'render-timeout',
     type: 'string',
     value: 'SECONDS',
     description: 'the longest one chart or kustomization may take to render (default 30)',
-    commands: ['lint'],
+    commands: RENDERING,
   },
   {
     name: 'render-budget',
     type: 'string',
     value: 'SECONDS',
     description: 'the longest all renders of the run may take together (default 120)',
-    commands: ['lint'],
+    commands: RENDERING,
   },
+  { name: 'container', type: 'string', value: 'NAME', description: 'only this container', commands: ['timeline'] },
   {
     name: 'color',
     type: 'boolean',
@@ -183,7 +187,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'debug',
     type: 'boolean',
     description: 'print the stack of an unexpected error',
-    commands: ['lint', 'audit', 'serve', 'rules', 'explain', 'policies'],
+    commands: ['lint', 'audit', 'serve', 'rules', 'explain', 'timeline', 'policies'],
   },
   { name: 'help', short: 'h', type: 'boolean', description: 'show this help', commands: COMMANDS },
   { name: 'version', short: 'v', type: 'boolean', description: 'print the version', commands: COMMANDS },
@@ -202,6 +206,7 @@ const USAGE_LINES: [string, string][] = [
   ['probe-lint [lint] [options] PATH...', 'lint files and directories (*.yaml, *.yml, *.json; charts and kustomizations are rendered); "-" reads stdin'],
   ['probe-lint rules [--format text|json|markdown]', 'list the rules'],
   ['probe-lint explain RULE', "print a rule's documentation"],
+  ['probe-lint timeline PATH... [--container NAME]', "when the kubelet acts on each container's probes: restart, unready, ready again, startup giving up"],
   ['probe-lint audit [-n NAMESPACE | -A] [options]', 'lint the workloads living in a cluster'],
   ['probe-lint serve --tls-cert FILE --tls-key FILE [options]', 'run the admission webhook (HTTPS)'],
   ['probe-lint policies [--config FILE] [-n NAMESPACE]', 'print the rules as admission policies (CEL) for kubectl apply'],

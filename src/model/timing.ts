@@ -26,3 +26,46 @@ export function secondsToActText(probe: Pick<EffectiveProbe, 'periodSeconds' | '
   const interval = intervalSeconds(probe, mode);
   return `${probe.failureThreshold} × ${interval} s = ${probe.failureThreshold * interval} s`;
 }
+
+/** When the kubelet acts, as the earliest and latest moment, in seconds from a starting point. */
+export interface TimingWindow {
+  fromSeconds: number;
+  toSeconds: number;
+}
+
+/**
+ * From the moment the app starts failing until the kubelet acts on `failureThreshold` failures,
+ * as measured on a real kubelet (../shared/reference/kubelet-measured.md): the failure begins
+ * anywhere in a period, so the first failing check starts within one period of it, then
+ * - a check that fails at once: the f-th fails (f−1)·p later: within [(f−1)·p, f·p);
+ * - a check that hangs with t ≤ p: each fails t after it starts: within [(f−1)·p + t, f·p + t);
+ * - a check that hangs with t > p: checks run back to back, never overlapping: within [f·t, f·t + p).
+ * `delaySeconds` shifts the window (a startup probe's initialDelaySeconds, from the container's start).
+ */
+export function actWindow(
+  probe: Pick<EffectiveProbe, 'periodSeconds' | 'timeoutSeconds' | 'failureThreshold'>,
+  mode: FailureMode,
+  delaySeconds = 0,
+): TimingWindow {
+  const { periodSeconds: p, timeoutSeconds: t, failureThreshold: f } = probe;
+  const base = mode === 'fast' ? (f - 1) * p : t <= p ? (f - 1) * p + t : f * t;
+  return { fromSeconds: delaySeconds + base, toSeconds: delaySeconds + base + p };
+}
+
+/**
+ * From the moment the app answers again until readiness turns Ready: `successThreshold` successes
+ * in a row, the first within one period: within [(s−1)·p, s·p).
+ */
+export function readyWindow(probe: Pick<EffectiveProbe, 'periodSeconds' | 'successThreshold'>): TimingWindow {
+  const { periodSeconds: p, successThreshold: s } = probe;
+  return { fromSeconds: (s - 1) * p, toSeconds: s * p };
+}
+
+/** "20–30 s" */
+export function windowText(window: TimingWindow): string {
+  return `${formatSeconds(window.fromSeconds)}–${formatSeconds(window.toSeconds)} s`;
+}
+
+function formatSeconds(seconds: number): string {
+  return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1).replace(/\.0$/, '');
+}

@@ -1,0 +1,64 @@
+// `probe-lint timeline` output: per container, when the kubelet acts on its probes.
+import type { TimelineWindow } from '../model/timeline.js';
+import { windowText } from '../model/timing.js';
+import { visible } from './visible.js';
+
+export interface ContainerTimeline {
+  file: string | undefined;
+  resource: string;
+  container: string;
+  windows: TimelineWindow[];
+}
+
+const ACTION: Record<TimelineWindow['action'], string> = {
+  restart: 'restarts the container',
+  unready: 'takes the pod out of its Services',
+  ready: 'puts the pod back in its Services',
+  'startup-restart': 'gives up and restarts the container',
+};
+
+const CASE: Record<TimelineWindow['case'], string> = {
+  'fails-fast': 'when a check fails at once',
+  hangs: 'when a check hangs until its timeout',
+  recovers: '',
+};
+
+const FROM: Record<TimelineWindow['from'], string> = {
+  failure: 'after the app starts failing',
+  recovery: 'after the app answers again',
+  'container-start': 'after the container starts',
+};
+
+/** `{"containers":[{"file","resource","container","windows":[{"probe","action","case","fromSeconds","toSeconds"}]}]}` */
+export function formatTimelineJson(timelines: readonly ContainerTimeline[]): string {
+  const containers = timelines.map((timeline) => ({
+    file: timeline.file ?? null,
+    resource: timeline.resource,
+    container: timeline.container,
+    windows: timeline.windows.map((window) => ({
+      probe: window.probe,
+      action: window.action,
+      case: window.case,
+      fromSeconds: window.fromSeconds,
+      toSeconds: window.toSeconds,
+    })),
+  }));
+  return `${JSON.stringify({ containers }, null, 2)}\n`;
+}
+
+/** One block per container, one line per window, in words. */
+export function formatTimelineText(timelines: readonly ContainerTimeline[]): string {
+  const blocks = timelines.map((timeline) => {
+    const head = `${visible(timeline.file ?? timeline.resource)}  ${visible(timeline.resource)}, container "${visible(timeline.container)}"`;
+    if (timeline.windows.length === 0) return `${head}\n  no probes: the kubelet never restarts it for hanging, and it is ready as soon as it starts\n`;
+    const lines = timeline.windows.map((window) => {
+      const when = CASE[window.case];
+      return `  ${window.probe.padEnd(15)} ${ACTION[window.action]}${when ? ` ${when}` : ''}: ${windowText(window)} ${FROM[window.from]}`;
+    });
+    const gated = timeline.windows.some((window) => window.probe === 'startupProbe')
+      ? ['  (liveness and readiness run only once the startupProbe has succeeded)']
+      : [];
+    return `${head}\n${[...lines, ...gated].join('\n')}\n`;
+  });
+  return blocks.join('\n') || 'no containers found\n';
+}

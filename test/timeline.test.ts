@@ -1,0 +1,70 @@
+// The timing model's windows against what a real kubelet did (../shared/reference/kubelet-measured.md,
+// periodSeconds 2, failureThreshold 3), and `probe-lint timeline` over a manifest.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { actWindow, readyWindow, windowText } from '../src/model/timing.js';
+import { podYaml, runCli } from './helpers.js';
+
+const measured = { periodSeconds: 2, failureThreshold: 3 };
+
+describe('the timing model', () => {
+  it('puts a fast failure within [(f−1)·p, f·p) of its onset: the kubelet killed 4.01 s after the first failing check, 5.93–6.01 s from onset at the worst phase', () => {
+    const window = actWindow({ ...measured, timeoutSeconds: 1 }, 'fast');
+    assert.deepEqual(window, { fromSeconds: 4, toSeconds: 6 });
+    for (const seconds of [4.01, 5.93]) assert.ok(seconds >= window.fromSeconds && seconds < window.toSeconds + 0.1, `${seconds} s`);
+  });
+
+  it('puts a check hanging past the period (t = 4 > p = 2) within [f·t, f·t + p): killed 12.02 s after the first hanging check', () => {
+    assert.deepEqual(actWindow({ ...measured, timeoutSeconds: 4 }, 'hanging'), { fromSeconds: 12, toSeconds: 14 });
+  });
+
+  it('puts a check hanging within the period (t ≤ p) within [(f−1)·p + t, f·p + t)', () => {
+    assert.deepEqual(actWindow({ periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1 }, 'hanging'), { fromSeconds: 21, toSeconds: 31 });
+  });
+
+  it('shifts a startup probe by its initialDelaySeconds, and readiness comes back within [(s−1)·p, s·p) of recovery', () => {
+    assert.deepEqual(actWindow({ periodSeconds: 2, failureThreshold: 15, timeoutSeconds: 1 }, 'fast', 5), { fromSeconds: 33, toSeconds: 35 });
+    assert.deepEqual(readyWindow({ periodSeconds: 2, successThreshold: 2 }), { fromSeconds: 2, toSeconds: 4 });
+    assert.equal(windowText({ fromSeconds: 20, toSeconds: 30 }), '20–30 s');
+  });
+});
+
+describe('probe-lint timeline', () => {
+  const manifest = podYaml(
+    'livenessProbe:\n  httpGet: {path: /livez, port: 8080}\n  periodSeconds: 2\n  timeoutSeconds: 4\nreadinessProbe:\n  httpGet: {path: /ready, port: 8080}\n  periodSeconds: 2\n  successThreshold: 2\nstartupProbe:\n  httpGet: {path: /livez, port: 8080}\n  periodSeconds: 2\n  failureThreshold: 15\n  initialDelaySeconds: 5',
+  );
+
+  it('prints every window as JSON, counted from failure, recovery or the container start', () => {
+    const run = runCli(['timeline', '-', '--format', 'json'], { input: manifest });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), {
+      containers: [
+        {
+          file: '-',
+          resource: 'Pod/p',
+          container: 'c',
+          windows: [
+            { probe: 'startupProbe', action: 'startup-restart', case: 'fails-fast', fromSeconds: 33, toSeconds: 35 },
+            { probe: 'startupProbe', action: 'startup-restart', case: 'hangs', fromSeconds: 34, toSeconds: 36 },
+            { probe: 'livenessProbe', action: 'restart', case: 'fails-fast', fromSeconds: 4, toSeconds: 6 },
+            { probe: 'livenessProbe', action: 'restart', case: 'hangs', fromSeconds: 12, toSeconds: 14 },
+            { probe: 'readinessProbe', action: 'unready', case: 'fails-fast', fromSeconds: 4, toSeconds: 6 },
+            { probe: 'readinessProbe', action: 'unready', case: 'hangs', fromSeconds: 5, toSeconds: 7 },
+            { probe: 'readinessProbe', action: 'ready', case: 'recovers', fromSeconds: 2, toSeconds: 4 },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('says it in words, names the startup gating, and refuses a container that is not there', () => {
+    const text = runCli(['timeline', '-'], { input: manifest });
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /^ {2}livenessProbe {3}restarts the container when a check hangs until its timeout: 12–14 s after the app starts failing$/m);
+    assert.match(text.stdout, /^ {2}readinessProbe {2}puts the pod back in its Services: 2–4 s after the app answers again$/m);
+    assert.match(text.stdout, /liveness and readiness run only once the startupProbe has succeeded/);
+    const missing = runCli(['timeline', '-', '--container', 'nope'], { input: manifest });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no container named "nope" in the input/);
+  });
+});
