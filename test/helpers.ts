@@ -51,7 +51,8 @@ export function runCli(args: string[], options: { input?: string; cwd?: string; 
     input: options.input ?? '',
     encoding: 'utf8',
     // FORCE_COLOR from a test runner would colour the output the tests read.
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
+    // Every run renders afresh unless a test asks for the cache (test/render-cache.test.ts).
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', PROBE_LINT_NO_RENDER_CACHE: '1', ...options.env },
     maxBuffer: 256 * 1024 * 1024,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -81,7 +82,10 @@ ${indent(containerFields, 6)}
 /** Like runCli, without blocking this process: for tests whose servers run in the test process. */
 export function runCliAsync(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: '1', PROBE_LINT_NO_RENDER_CACHE: '1', ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -179,6 +179,7 @@ function renderOptions(string: (name: string) => string | undefined, flag: (name
     values: list('values'),
     set: list('set'),
     enabled: !flag('no-render'),
+    cache: !flag('no-render-cache'),
     limits: {
       allowNetwork: flag('allow-network'),
       ...seconds(string('render-timeout'), '--render-timeout', 'renderTimeoutMs'),

@@ -124,6 +124,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: 'the longest all renders of the run may take together (default 120)',
     commands: RENDERING,
   },
+  {
+    name: 'no-render-cache',
+    type: 'boolean',
+    description: 'render every chart again instead of reusing an unchanged one from the last run (kept in ~/.cache/probe-lint/render)',
+    commands: RENDERING,
+  },
   { name: 'container', type: 'string', value: 'NAME', description: 'only this container', commands: ['timeline'] },
   {
     name: 'color',

@@ -1,5 +1,6 @@
 // The inputs of a lint run: plain manifests read as they are, charts rendered with helm,
 // kustomizations built with kustomize, and a rendered stream on stdin mapped back to its templates.
+import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
 import { discover, type ChartUnit } from './render/discover.js';
@@ -9,6 +10,7 @@ import { FileCache } from './render/locate-source.js';
 import { findOnPath } from './render/run-tool.js';
 import { DEFAULT_SANDBOX_LIMITS, RenderSandbox, type SandboxLimits } from './render/sandbox.js';
 import { TreeGuard, treeRootOf } from './render/tree-guard.js';
+import { RenderCache } from './render/render-cache.js';
 import type { SourceFile } from './source-file.js';
 
 export interface RenderOptions {
@@ -20,6 +22,8 @@ export interface RenderOptions {
   enabled: boolean;
   /** The sandbox's limits (network, time, output); the defaults when absent. */
   limits?: Partial<SandboxLimits>;
+  /** False: render everything again, keeping nothing between runs (--no-render-cache). */
+  cache?: boolean;
 }
 
 export interface ReadOptions {
@@ -64,14 +68,18 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   if (found.charts.length === 0 && found.kustomizations.length === 0) return { files, problems, notices };
   const sandbox = new RenderSandbox({ ...DEFAULT_SANDBOX_LIMITS, ...options.render.limits });
   try {
+    const renderCache = options.render.cache === false ? undefined : RenderCache.open(options.env);
     const renderCharts = async (charts: readonly ChartUnit[]) => {
       const helm = options.render.helm ?? findOnPath(['helm'], options.env);
-      for (const chart of charts) {
-        if (helm === undefined) {
-          problems.push({ path: chart.directory, message: `cannot render the chart: helm is not on PATH (${HELM_HELP})` });
-          continue;
-        }
-        const rendered = await renderChart(chart, { helm, values: options.render.values, set: options.render.set, files: cache, sandbox, guard });
+      if (helm === undefined) {
+        for (const chart of charts) problems.push({ path: chart.directory, message: `cannot render the chart: helm is not on PATH (${HELM_HELP})` });
+        return;
+      }
+      // Charts render side by side, up to the cores; their results are taken in the order given.
+      const renderings = await mapBounded(charts, renderParallelism(), (chart) =>
+        renderChart(chart, { helm, values: options.render.values, set: options.render.set, files: cache, sandbox, guard, cache: renderCache }),
+      );
+      for (const rendered of renderings) {
         files.push(...rendered.files);
         problems.push(...rendered.problems);
         notices.push(...rendered.notices);
@@ -85,22 +93,29 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
     if (found.kustomizations.length > 0) {
       const binary = options.render.kustomize ?? findOnPath(['kubectl', 'kustomize'], options.env);
       const rendered = new Set(found.charts.map((chart) => resolve(chart.directory)).filter((directory) => !inflated.has(directory)));
-      for (const unit of found.kustomizations) {
-        if (binary === undefined) {
+      if (binary === undefined) {
+        for (const unit of found.kustomizations)
           problems.push({ path: unit.file, message: `cannot build the kustomization: neither kubectl nor kustomize is on PATH (${KUSTOMIZE_HELP})` });
-          continue;
+      } else {
+        const builds = await mapBounded(found.kustomizations, renderParallelism(), (unit) =>
+          renderKustomization(unit, { binary, files: cache, sandbox, guard }),
+        );
+        const charts: ChartUnit[] = [];
+        for (const built of builds) {
+          files.push(...built.files);
+          problems.push(...built.problems);
+          notices.push(...built.notices);
+          if (built.unbuilt.length > 0) {
+            const local = readPlainInputs(built.unbuilt.map(shownPath), options.readStdin);
+            files.push(...local.files);
+            problems.push(...local.problems);
+          }
+          for (const chart of built.charts) {
+            if (rendered.has(resolve(chart.directory))) continue;
+            rendered.add(resolve(chart.directory));
+            charts.push(chart);
+          }
         }
-        const built = await renderKustomization(unit, { binary, files: cache, sandbox, guard });
-        files.push(...built.files);
-        problems.push(...built.problems);
-        notices.push(...built.notices);
-        if (built.unbuilt.length > 0) {
-          const local = readPlainInputs(built.unbuilt.map(shownPath), options.readStdin);
-          files.push(...local.files);
-          problems.push(...local.problems);
-        }
-        const charts = built.charts.filter((chart) => !rendered.has(resolve(chart.directory)));
-        for (const chart of charts) rendered.add(resolve(chart.directory));
         await renderCharts(charts);
       }
     }
@@ -108,6 +123,26 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
     sandbox.close();
   }
   return { files, problems, notices };
+}
+
+/** Renders at once: one per core (a render is mostly one helm or kustomize process), at most 8; PROBE_LINT_RENDER_JOBS sets it (the benchmark's baseline is 1). */
+function renderParallelism(): number {
+  const asked = Number(process.env.PROBE_LINT_RENDER_JOBS);
+  return Math.max(1, Math.min(8, Number.isInteger(asked) && asked > 0 ? asked : availableParallelism()));
+}
+
+/** `work` over `items` with at most `limit` in flight; the results in the order of the items. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 function shownPath(absolute: string): string {

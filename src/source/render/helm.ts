@@ -10,7 +10,8 @@ import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
 import type { ChartUnit } from './discover.js';
 import { locateInTemplate, matchInTemplate, type FileCache, type TemplateMatch } from './locate-source.js';
-import { renderFailure, type RenderSandbox } from './sandbox.js';
+import { binaryIdentity, RenderCache, treeContent } from './render-cache.js';
+import { renderFailure, type RenderSandbox, type SandboxedRun } from './sandbox.js';
 import type { TreeGuard } from './tree-guard.js';
 
 const SOURCE_LINE = /^# Source: (.+)$/gm;
@@ -22,6 +23,8 @@ export interface HelmOptions {
   files: FileCache;
   sandbox: RenderSandbox;
   guard: TreeGuard;
+  /** Renders kept between runs; none when off. */
+  cache?: RenderCache | undefined;
 }
 
 export interface ChartRendering {
@@ -75,6 +78,9 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   }
   const ciValues = ciValuesFiles(chart.directory);
   const failures: { values: string | undefined; message: string }[] = [];
+  // What every rendering of this chart reads, for the cache key (not with the network: what it fetches may change).
+  const cache = options.sandbox.limits.allowNetwork ? undefined : options.cache;
+  const content = cache === undefined ? [] : [...treeContent(chart.directory), ...[...local.values()].flatMap((path) => treeContent(path))];
   for (const values of [undefined, ...ciValues]) {
     const args = ['template', 'release-name', resolve(directory)];
     for (const file of chart.values ?? []) args.push('--values', file);
@@ -83,7 +89,24 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
       for (const file of options.values) args.push('--values', resolve(file));
       for (const assignment of options.set) args.push('--set', assignment);
     }
-    const run = await options.sandbox.run(options.helm, args, process.cwd());
+    const key =
+      cache === undefined
+        ? undefined
+        : RenderCache.key([
+            'helm template 1',
+            binaryIdentity(options.helm),
+            chart.directory,
+            ...content,
+            ...[...(chart.values ?? []), ...(values === undefined ? [] : [values]), ...(chart.explicit ? options.values : [])].flatMap((file) => [
+              file,
+              readFileSync(file),
+            ]),
+            ...(chart.explicit ? options.set : []),
+          ]);
+    const cached = key === undefined ? undefined : cache!.get(key);
+    const run: SandboxedRun = cached === undefined ? await options.sandbox.run(options.helm, args, process.cwd()) : { ...cached, networkAttempts: [] };
+    // A render stopped by a limit, or one that tried the network, says something of this run only.
+    if (key !== undefined && cached === undefined && run.stopped === undefined && run.networkAttempts.length === 0) cache!.set(key, run);
     if (run.code !== 0) {
       failures.push({ values, message: renderFailure(run, options.sandbox.limits).replaceAll(resolve(directory), chart.directory) });
       continue;
