@@ -233,7 +233,11 @@ describe('rendering cannot hang the job', () => {
     const script = join(root, 'hanging-helm.sh');
     // The script starts a child that would outlive it, and waits.
     writeFileSync(script, `#!/bin/sh\nsleep 600 &\necho $! >> ${JSON.stringify(pids)}\nwait\n`, { mode: 0o755 });
-    const run = await runCliAsync(['a', 'b', '--helm', script, '--render-timeout', '1', '--render-budget', '1.5', '--format', 'compact'], { cwd: root });
+    // One render at a time, so that the second starts after the first used up most of the budget.
+    const run = await runCliAsync(['a', 'b', '--helm', script, '--render-timeout', '1', '--render-budget', '1.5', '--format', 'compact'], {
+      cwd: root,
+      env: { PROBE_LINT_RENDER_JOBS: '1' },
+    });
     assert.equal(run.code, 2);
     assert.match(run.stdout, /a\/Chart\.yaml: error \[input\] cannot render the chart \(helm template a\): stopped after 1 s/);
     assert.match(
