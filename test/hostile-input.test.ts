@@ -152,6 +152,9 @@ describe('size and shape do not crash', () => {
     const findings = Array.from({ length: 200_000 }, () => located[0]!);
     const input: ReportInput = {
       findings,
+      objects: [{ file: 'test.yaml', name: 'Pod/p' }],
+      enabledRules: RULES.map((rule) => rule.meta.id),
+      failOn: 'warning',
       suppressed: [],
       inputErrors: [],
       summary: { files: 1, resources: findings.length, containers: findings.length, errors: 0, warnings: findings.length, infos: 0 },

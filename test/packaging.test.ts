@@ -118,12 +118,16 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
     execFileSync('git', ['add', file], { cwd: repo });
     return repo;
   }
-  const tryRepo = (repo: string) =>
-    spawnSync('pre-commit', ['try-repo', ROOT, 'probe-lint', '--all-files'], {
-      cwd: repo,
-      encoding: 'utf8',
-      env: { ...process.env, PRE_COMMIT_HOME: join(ROOT, '.tools/pre-commit') },
-    });
+  // pre-commit takes a node for its own (system) only when it lives outside the home directory; CI's
+  // Node 22 comes from the npm registry into ~/.cache, so the hook runs with a home of its own, as on
+  // a machine whose Node is installed system-wide (pre-commit would download one otherwise).
+  const hookEnv = (extra: Record<string, string> = {}) => ({
+    ...process.env,
+    HOME: mkdtempSync(join(tmpdir(), 'probe-lint-precommit-home-')),
+    PRE_COMMIT_HOME: join(ROOT, '.tools/pre-commit'),
+    ...extra,
+  });
+  const tryRepo = (repo: string) => spawnSync('pre-commit', ['try-repo', ROOT, 'probe-lint', '--all-files'], { cwd: repo, encoding: 'utf8', env: hookEnv() });
 
   it('fails on a manifest with a probe error and names the rule', () => {
     const run = tryRepo(repoWith('deploy/pod.yaml', BAD));
@@ -148,7 +152,7 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
       cwd: repo,
       encoding: 'utf8',
       // helm and kubectl (for kustomize) on PATH, as on a developer's machine.
-      env: { ...process.env, PATH: `${TOOLS}:${process.env.PATH}`, PRE_COMMIT_HOME: join(ROOT, '.tools/pre-commit') },
+      env: hookEnv({ PATH: `${TOOLS}:${process.env.PATH}` }),
     });
     const output = run.stdout + run.stderr;
     assert.equal(run.status, 1, output);

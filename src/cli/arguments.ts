@@ -2,7 +2,7 @@
 import type { FixKind, Severity } from '../engine/rule.js';
 import { parseCommandLine, UsageError, type ParsedCommandLine } from './options.js';
 
-import { REPORT_FORMATS, type Format } from '../report/formats.js';
+import { REPORT_FORMATS, type Format } from '../report/format-names.js';
 import type { RenderOptions } from '../source/read-inputs.js';
 
 export type { Format } from '../report/formats.js';

@@ -3,6 +3,7 @@ import { Engine, type LintResult } from '../engine/engine.js';
 import { severityRank } from '../engine/finding.js';
 import type { Severity } from '../engine/rule.js';
 import type { LintDocument } from '../model/document.js';
+import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import { formatReport } from '../report/formats.js';
 import { compareLocated, locate, summarize, type InputError, type LocatedFinding, type ReportInput } from '../report/located.js';
@@ -84,6 +85,15 @@ export function lintAndReport(
   const findings = withoutRepeats(visible.map(locate)).sort(compareLocated);
   const input: ReportInput = {
     findings,
+    // The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too).
+    objects: documents.flatMap((document) =>
+      document.resources
+        .filter((resource) => findPodSites(resource).length > 0)
+        .map((resource) => ({ file: resource.origin.file, name: describeResource(identityOf(resource.object)) })),
+    ),
+    enabledRules: engine.enabledRuleIds,
+    failOn: args.failOn,
+    sourceLink: githubSourceLink(io.env),
     suppressed: result.suppressed
       .filter((finding) => shown(finding.severity))
       .map(locate)
@@ -125,6 +135,16 @@ function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Links to lines on GitHub, where a workflow says which repository and commit it runs on. */
+function githubSourceLink(env: Readonly<Record<string, string | undefined>>): ((file: string, line: number | undefined) => string | undefined) | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_SHA: sha } = env;
+  if (!server || !repository || !sha || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^[0-9a-f]{7,64}$/.test(sha)) return undefined;
+  return (file, line) =>
+    file.startsWith('/') || file.startsWith('..') || file === '-'
+      ? undefined
+      : `${server}/${repository}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`;
 }
 
 function failsOn(severity: Severity, failOn: FailOn): boolean {

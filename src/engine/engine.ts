@@ -51,12 +51,14 @@ export class Engine {
   private readonly strictSuppression: SuppressionPolicy;
   private judging: SuppressionPolicy;
   private readonly knownRules: ReadonlySet<string>;
+  private readonly enabledIds: string[];
 
   constructor(
     readonly rules: readonly AnyRule[],
     private readonly options: EngineOptions,
   ) {
     this.knownRules = new Set(rules.map((rule) => rule.meta.id));
+    this.enabledIds = rules.filter((rule) => ruleEnabled(options.config.rules?.[rule.meta.id])).map((rule) => rule.meta.id);
     const active = rules.flatMap((rule): ActiveRule[] => {
       const setting = options.config.rules?.[rule.meta.id];
       if (!ruleEnabled(setting)) return [];
@@ -78,6 +80,11 @@ export class Engine {
     this.suppression = new SuppressionPolicy(options.config, { strict: options.strict ?? false, today });
     this.strictSuppression = new SuppressionPolicy(options.config, { strict: true, today });
     this.judging = this.suppression;
+  }
+
+  /** The ids of the rules that run, in registry order. */
+  get enabledRuleIds(): string[] {
+    return this.enabledIds;
   }
 
   /** Lints documents; `strict` here overrides the engine's (the webhook disregards annotations in enforce mode). */

@@ -1,12 +1,17 @@
+// The lint and audit output formats: one formatter per name of format-names.ts; the Record makes
+// the compiler keep the two in step, and --help and the README's options table read the same names.
 import { formatCompact } from './compact.js';
+import type { Format } from './format-names.js';
 import { formatGithub } from './github.js';
+import { formatGitlab } from './gitlab.js';
 import { formatJson } from './json.js';
+import { formatJunit } from './junit.js';
 import type { ReportInput } from './located.js';
+import { formatMarkdown } from './markdown.js';
 import { formatSarif } from './sarif.js';
 import { formatText } from './text.js';
 
-export const REPORT_FORMATS = ['text', 'compact', 'json', 'sarif', 'github'] as const;
-export type Format = (typeof REPORT_FORMATS)[number];
+export { REPORT_FORMATS, type Format } from './format-names.js';
 
 const FORMATTERS: Record<Format, (input: ReportInput) => string> = {
   text: formatText,
@@ -14,6 +19,9 @@ const FORMATTERS: Record<Format, (input: ReportInput) => string> = {
   json: formatJson,
   sarif: formatSarif,
   github: formatGithub,
+  junit: formatJunit,
+  gitlab: formatGitlab,
+  markdown: formatMarkdown,
 };
 
 export function formatReport(format: Format, input: ReportInput): string {

@@ -33,9 +33,23 @@ export interface Summary {
   infos: number;
 }
 
+/** An object that was linted, findings or not: a JUnit test case per object and rule. */
+export interface ReportedObject {
+  file: string | undefined;
+  /** Kind/namespace/name. */
+  name: string;
+}
+
 /** Everything a report formatter needs; formatters only format. */
 export interface ReportInput {
   findings: LocatedFinding[];
+  /** Every object linted, and the rules that ran on them. */
+  objects: ReportedObject[];
+  enabledRules: string[];
+  /** Findings at or above this fail the run (--fail-on). */
+  failOn: Severity | 'never';
+  /** A link to a line of a file of the repository, where the CI says where it is (GitHub's job summary). */
+  sourceLink?: ((file: string, line: number | undefined) => string | undefined) | undefined;
   suppressed: LocatedSuppressed[];
   inputErrors: InputError[];
   summary: Summary;

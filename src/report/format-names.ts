@@ -1,0 +1,20 @@
+// The names of the lint and audit output formats and the words --help and the README use for them,
+// apart from the formatters so that reading the command line loads none of them.
+export const REPORT_FORMATS = ['text', 'compact', 'json', 'sarif', 'github', 'junit', 'gitlab', 'markdown'] as const;
+export type Format = (typeof REPORT_FORMATS)[number];
+
+export const FORMAT_DESCRIPTIONS: Record<Format, string> = {
+  text: 'text (default)',
+  compact: 'compact (one line each)',
+  json: 'json',
+  sarif: 'sarif (code scanning)',
+  github: 'github (annotations)',
+  junit: 'junit (Jenkins, GitLab, Azure DevOps tests)',
+  gitlab: 'gitlab (Code Quality)',
+  markdown: 'markdown (a job summary)',
+};
+
+/** "text (default), compact (one line each), …": what --format takes for lint and audit. */
+export function reportFormatsText(): string {
+  return REPORT_FORMATS.map((format) => FORMAT_DESCRIPTIONS[format]).join(', ');
+}
