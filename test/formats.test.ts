@@ -1,0 +1,145 @@
+// The CI formats, read back as their consumers read them: JUnit XML parsed (counts, failures at
+// --fail-on only, names), GitLab Code Quality checked against the report's documented schema, and
+// the markdown summary's table, links and escaping.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import AjvModule from 'ajv';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { RULES } from '../rules/index.js';
+import { unknownCluster } from '../src/engine/cluster-facts.js';
+import { Engine } from '../src/engine/engine.js';
+import { podYaml, runCli } from './helpers.js';
+
+const Ajv = AjvModule.default ?? AjvModule;
+
+const manifest = `${podYaml('livenessProbe: {tcpSocket: {port: 80}, timeoutSeconds: 10}\nreadinessProbe: {tcpSocket: {port: 81}, terminationGracePeriodSeconds: 5}')}---
+apiVersion: v1
+kind: Pod
+metadata: {name: "clean|pod"}
+spec:
+  containers:
+    - name: web
+      image: web:1
+      livenessProbe: {tcpSocket: {port: 80}}
+      readinessProbe: {httpGet: {path: /ready, port: 80}}
+`;
+
+function file(text: string): { directory: string; path: string } {
+  const directory = mkdtempSync(join(tmpdir(), 'probe-lint-formats-'));
+  writeFileSync(join(directory, 'pods.yaml'), text);
+  return { directory, path: 'pods.yaml' };
+}
+
+describe('--format junit', () => {
+  it('is well-formed JUnit XML: a test case per object and rule, failures for findings at or above --fail-on only', () => {
+    const { directory, path } = file(manifest);
+    const run = runCli([path, '--format', 'junit', '--fail-on', 'error'], { cwd: directory });
+    assert.equal(run.code, 1);
+    assert.equal(XMLValidator.validate(run.stdout), true);
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(
+      run.stdout,
+    ) as {
+      testsuites: {
+        tests: string;
+        failures: string;
+        testsuite: {
+          name: string;
+          tests: string;
+          failures: string;
+          testcase: { name: string; classname: string; failure?: { message: string; type: string }; 'system-out'?: string }[];
+        }[];
+      };
+    };
+    const suite = xml.testsuites.testsuite[0]!;
+    assert.equal(suite.name, 'pods.yaml');
+    const rules = new Engine(RULES, { config: {}, cluster: unknownCluster() }).enabledRuleIds.length;
+    assert.equal(suite.testcase.length, 2 * rules, 'two pods × every rule that runs');
+    assert.equal(Number(suite.tests), suite.testcase.length);
+    const failed = suite.testcase.filter((testCase) => testCase.failure !== undefined);
+    assert.deepEqual(
+      failed.map((testCase) => `${testCase.name} ${testCase.failure!.type}`),
+      ['Pod/p: readiness-termination-grace-period error'],
+    );
+    assert.equal(Number(suite.failures), 1);
+    assert.equal(Number(xml.testsuites.failures), 1);
+    // The warning is below --fail-on error: its test case passes, and says so in its output.
+    const warned = suite.testcase.find((testCase) => testCase.name === 'Pod/p: timeout-not-below-period')!;
+    assert.equal(warned.failure, undefined);
+    assert.match(warned['system-out']!, /^pods\.yaml:\d+:\d+ warning timeout-not-below-period: /);
+  });
+
+  it('puts an input error in a test case in error', () => {
+    const { directory } = file(manifest);
+    writeFileSync(join(directory, 'broken.yaml'), 'kind: Pod\nmetadata: {name: x\n');
+    const run = runCli(['broken.yaml', '--format', 'junit'], { cwd: directory });
+    assert.equal(run.code, 2);
+    assert.match(run.stdout, /<testcase classname="broken\.yaml" name="input">\s*<error message="invalid YAML: [^"]+" type="input">/);
+  });
+});
+
+describe('--format gitlab', () => {
+  // GitLab's Code Quality report (docs.gitlab.com, "Code Quality report format"): an array of issues
+  // with these required fields; no package publishes it as a schema.
+  const schema = {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['description', 'check_name', 'fingerprint', 'severity', 'location'],
+      properties: {
+        description: { type: 'string', minLength: 1 },
+        check_name: { type: 'string', minLength: 1 },
+        fingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        severity: { enum: ['info', 'minor', 'major', 'critical', 'blocker'] },
+        location: {
+          type: 'object',
+          required: ['path', 'lines'],
+          properties: {
+            path: { type: 'string', minLength: 1 },
+            lines: { type: 'object', required: ['begin'], properties: { begin: { type: 'integer', minimum: 1 } } },
+          },
+        },
+      },
+    },
+  };
+
+  it('is a Code Quality report, with fingerprints that stay when a finding moves to another line', () => {
+    const { directory, path } = file(manifest);
+    const first = JSON.parse(runCli([path, '--format', 'gitlab'], { cwd: directory }).stdout) as {
+      fingerprint: string;
+      check_name: string;
+      severity: string;
+      location: { lines: { begin: number } };
+    }[];
+    const validate = new Ajv({ allErrors: true }).compile(schema);
+    assert.ok(validate(first), JSON.stringify(validate.errors));
+    assert.deepEqual(first.map((issue) => `${issue.check_name} ${issue.severity}`).sort(), [
+      'probe-lint/readiness-termination-grace-period critical',
+      'probe-lint/timeout-not-below-period major',
+    ]);
+    writeFileSync(join(directory, path), `# a comment moves every line down\n${manifest}`);
+    const moved = JSON.parse(runCli([path, '--format', 'gitlab'], { cwd: directory }).stdout) as typeof first;
+    assert.deepEqual(moved.map((issue) => issue.fingerprint).sort(), first.map((issue) => issue.fingerprint).sort());
+    assert.deepEqual(moved.map((issue) => issue.location.lines.begin).sort(), first.map((issue) => issue.location.lines.begin + 1).sort());
+  });
+});
+
+describe('--format markdown', () => {
+  it('counts by rule and severity, lists findings by file, links to lines on GitHub, and cannot be broken by a name', () => {
+    const { directory, path } = file(manifest.replace('name: p', 'name: "p|<b>x</b>"'));
+    const env = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_SHA: 'a'.repeat(40) };
+    const run = runCli([path, '--format', 'markdown'], { cwd: directory, env });
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /^\| `readiness-termination-grace-period` \| 1 \| 0 \| 0 \|$/m);
+    assert.match(run.stdout, /^\| `timeout-not-below-period` \| 0 \| 1 \| 0 \|$/m);
+    assert.match(run.stdout, /^### `pods\.yaml`$/m);
+    assert.match(run.stdout, new RegExp(`\\[\`pods\\.yaml:\\d+:\\d+\`\\]\\(https://github\\.com/acme/shop/blob/${'a'.repeat(40)}/pods\\.yaml#L\\d+\\)`));
+    // Every table row has exactly its four cells: the name's pipe is escaped, its HTML is not HTML.
+    for (const row of run.stdout.split('\n').filter((line) => line.startsWith('| `pods.yaml') || line.startsWith('| [`pods.yaml'))) {
+      assert.equal(row.split(/(?<!\\)\|/).length - 2, 4, row);
+    }
+    assert.doesNotMatch(run.stdout, /<b>/);
+  });
+});
