@@ -107,6 +107,14 @@ describe('repository layouts', () => {
     ]);
   });
 
+  it("a Service selects the pods deployed with it (same directory, rendering or build), not another app's or test data's", () => {
+    const result = lintLayout('separate-apps');
+    assert.deepEqual(result.findings, [
+      'separate-apps/shop/deployment.yaml:12:11 warning missing-readiness-probe web',
+      'separate-apps/testdata/deployment.yaml:12:11 info missing-readiness-probe web',
+    ]);
+  });
+
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {
     const work = mkdtempSync(join(tmpdir(), 'probe-lint-packaged-'));
     cpSync(join(LAYOUTS, 'packaged'), work, { recursive: true });

@@ -4,7 +4,8 @@ export default defineRule({
   meta: {
     id: 'missing-readiness-probe',
     severity: 'info',
-    severityNote: 'warning when a Service in the same input selects the pod and sends to a port this container serves (or to ports no container declares)',
+    severityNote:
+      'warning when a Service deployed with it (same directory, chart rendering or kustomization build) selects the pod and sends to a port this container serves, or to ports no container declares',
     summary: 'a long-running container without a readinessProbe',
     remediation: 'Add a readinessProbe that checks the app can answer requests.',
     scope: { roles: ['container'], longRunningOnly: true },
@@ -39,7 +40,7 @@ export default defineRule({
     // Knative Serving gives a container without one a TCP readiness probe on its serving port.
     if (probe('readiness') !== undefined || site.platform === 'knative') return;
     const namespace = site.resource.object.metadata?.namespace ?? site.podMetadata?.namespace;
-    const services = run.servicesSelecting(namespace, site.podMetadata?.labels);
+    const services = run.servicesSelecting(namespace, site.podMetadata?.labels, site.resource.origin);
     const targeted = services.flatMap((service) => service.targetPorts);
     const serves = (ports: readonly { name?: unknown; containerPort?: unknown }[] | undefined) =>
       (ports ?? []).some((port) => port !== null && targeted.some((target) => target === port.containerPort || target === port.name));

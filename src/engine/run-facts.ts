@@ -1,5 +1,7 @@
 import type { Service } from 'kubernetes-types/core/v1.js';
+import { dirname } from 'node:path';
 import type { LintDocument } from '../model/document.js';
+import type { ResourceOrigin } from '../model/resource.js';
 
 export interface SelectingService {
   name: string;
@@ -7,6 +9,20 @@ export interface SelectingService {
   selector: Record<string, string>;
   /** The container ports it sends to: `targetPort` (a number or a port name), else `port`. */
   targetPorts: (number | string)[];
+  /** What is deployed together with it (see deploymentScope). */
+  scope: string;
+}
+
+/**
+ * What is deployed together: the objects of one rendering (a chart with one values file, one
+ * kustomization build), of one directory of plain manifests, or of the cluster (admission and
+ * audit, where objects have no file). A Service of another overlay, chart or test data set in the
+ * same repository does not select this one's pods.
+ */
+export function deploymentScope(origin: ResourceOrigin): string {
+  if (origin.rendered !== undefined) return `${origin.rendered.from}\u0000${origin.rendered.root ?? '-'}\u0000${origin.rendered.values ?? ''}`;
+  if (origin.file === undefined || origin.file === '-') return origin.file ?? '';
+  return dirname(origin.file);
 }
 
 /**
@@ -27,12 +43,17 @@ export class RunFacts {
     }
   }
 
-  /** Services in the same namespace whose selector matches the pod's labels (an unset namespace is "default"). */
-  servicesSelecting(namespace: string | undefined, labels: Record<string, string> | undefined): SelectingService[] {
+  /**
+   * Services in the same namespace whose selector matches the pod's labels (an unset namespace is
+   * "default"), among those deployed together with `origin` when it is given.
+   */
+  servicesSelecting(namespace: string | undefined, labels: Record<string, string> | undefined, origin?: ResourceOrigin): SelectingService[] {
+    const scope = origin === undefined ? undefined : deploymentScope(origin);
     if (labels === undefined || labels === null || this.byNamespaceAndPair.size === 0) return [];
     const found: SelectingService[] = [];
     for (const [key, value] of Object.entries(labels)) {
       for (const service of this.byNamespaceAndPair.get(indexKey(namespace, key, String(value))) ?? []) {
+        if (scope !== undefined && service.scope !== scope) continue;
         if (Object.entries(service.selector).every(([selectorKey, selectorValue]) => labels[selectorKey] === String(selectorValue))) found.push(service);
       }
     }
@@ -48,8 +69,8 @@ function indexKey(namespace: string | undefined, key: string, value: string): st
 export function collectRunFacts(documents: readonly LintDocument[]): RunFacts {
   const services: SelectingService[] = [];
   for (const document of documents) {
-    for (const { object } of document.resources) {
-      const service = selectingService(object);
+    for (const { object, origin } of document.resources) {
+      const service = selectingService(object, deploymentScope(origin));
       if (service !== undefined) services.push(service);
     }
   }
@@ -57,7 +78,7 @@ export function collectRunFacts(documents: readonly LintDocument[]): RunFacts {
 }
 
 /** A v1 Service with a non-empty selector of string values; anything else selects nothing. */
-export function selectingService(object: { apiVersion: string; kind: string; metadata?: unknown; spec?: unknown }): SelectingService | undefined {
+export function selectingService(object: { apiVersion: string; kind: string; metadata?: unknown; spec?: unknown }, scope = ''): SelectingService | undefined {
   if (object.kind !== 'Service' || object.apiVersion !== 'v1') return undefined;
   const selector = (object as unknown as Service).spec?.selector;
   if (selector === undefined || selector === null || typeof selector !== 'object' || Array.isArray(selector)) return undefined;
@@ -74,5 +95,6 @@ export function selectingService(object: { apiVersion: string; kind: string; met
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
     selector: Object.fromEntries(entries),
     targetPorts,
+    scope,
   };
 }
