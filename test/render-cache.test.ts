@@ -52,13 +52,14 @@ describe('the render cache', () => {
 
   it('never trusts an entry that does not carry its own key, and never a directory others may write into', () => {
     const directory = join(cacheHome, 'probe-lint/render');
-    const [entry] = readdirSync(directory).filter((name) => name.endsWith('.json'));
-    const planted = JSON.parse(readFileSync(join(directory, entry!), 'utf8')) as { key: string; stdout: string };
-    // Another rendering's output under this key: refused, because the key inside differs.
-    writeFileSync(
-      join(directory, entry!),
-      JSON.stringify({ ...planted, key: 'f'.repeat(64), stdout: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: planted}\n' }),
-    );
+    // Every entry gets another rendering's output under its key: refused, because the key inside differs.
+    for (const entry of readdirSync(directory).filter((name) => name.endsWith('.json'))) {
+      const planted = JSON.parse(readFileSync(join(directory, entry), 'utf8')) as { key: string; stdout: string };
+      writeFileSync(
+        join(directory, entry),
+        JSON.stringify({ ...planted, key: 'f'.repeat(64), stdout: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: planted}\n' }),
+      );
+    }
     let before = renders();
     const run = lint();
     assert.equal(renders(), before + 1, 'the tampered entry was not used');
