@@ -15,26 +15,31 @@ const load = () => createRequire(import.meta.url)('junit-report-builder') as Bui
 export function formatJunit(input: ReportInput): string {
   const report = load().newBuilder().name('probe-lint');
   const fails = (finding: LocatedFinding) => input.failOn !== 'never' && severityRank(finding.severity) >= severityRank(input.failOn);
-  const byObject = new Map<string, LocatedFinding[]>();
+  // One pass over the findings, by object and rule: a dump of 100,000 findings stays linear.
+  const byObject = new Map<string, Map<string, LocatedFinding[]>>();
   const keyOf = (file: string | undefined, name: string) => `${file ?? ''}\u0000${name}`;
-  for (const finding of input.findings) {
-    const key = keyOf(finding.file, objectName(finding));
-    const list = byObject.get(key);
-    if (list) list.push(finding);
-    else byObject.set(key, [finding]);
-  }
-  // Objects in file order; a finding whose object the list lacks (a rendered one) still gets its case.
   const objects = [...input.objects];
-  for (const finding of input.findings)
-    if (!objects.some((object) => keyOf(object.file, object.name) === keyOf(finding.file, objectName(finding))))
-      objects.push({ file: finding.file, name: objectName(finding) });
+  const known = new Set(objects.map((object) => keyOf(object.file, object.name)));
+  for (const finding of input.findings) {
+    const name = objectName(finding);
+    const key = keyOf(finding.file, name);
+    // A finding whose object the list lacks (not a pod-bearing one) still gets its test cases.
+    if (!known.has(key)) {
+      known.add(key);
+      objects.push({ file: finding.file, name });
+    }
+    const rules = byObject.get(key) ?? byObject.set(key, new Map()).get(key)!;
+    const list = rules.get(finding.rule);
+    if (list) list.push(finding);
+    else rules.set(finding.rule, [finding]);
+  }
   const suites = new Map<string, ReturnType<typeof report.testSuite>>();
   const suiteFor = (file: string) => suites.get(file) ?? suites.set(file, report.testSuite().name(visible(file))).get(file)!;
   for (const object of objects) {
     const file = object.file ?? '(cluster)';
-    const findings = byObject.get(keyOf(object.file, object.name)) ?? [];
+    const rules = byObject.get(keyOf(object.file, object.name));
     for (const rule of input.enabledRules) {
-      const own = findings.filter((finding) => finding.rule === rule);
+      const own = rules?.get(rule) ?? [];
       const testCase = suiteFor(file)
         .testCase()
         .className(visible(file))

@@ -23,18 +23,22 @@ export function formatMarkdown(input: ReportInput): string {
     lines.push('');
   }
   if (input.findings.length > 0) {
-    const rules = [...new Set(input.findings.map((finding) => finding.rule))].sort();
-    lines.push('| rule | errors | warnings | infos |', '|---|---:|---:|---:|');
-    for (const rule of rules) {
-      const count = (severity: Severity) => input.findings.filter((finding) => finding.rule === rule && finding.severity === severity).length;
-      lines.push(`| ${code(rule)} | ${SEVERITIES.map(count).join(' | ')} |`);
-    }
-    lines.push('');
+    // One pass: counts by rule and severity, and findings by file (linear on huge dumps).
+    const counts = new Map<string, Record<Severity, number>>();
     const byFile = new Map<string, LocatedFinding[]>();
     for (const finding of input.findings) {
+      const rule = counts.get(finding.rule) ?? counts.set(finding.rule, { error: 0, warning: 0, info: 0 }).get(finding.rule)!;
+      rule[finding.severity]++;
       const file = finding.file ?? finding.identity.kind;
-      byFile.set(file, [...(byFile.get(file) ?? []), finding]);
+      const list = byFile.get(file);
+      if (list) list.push(finding);
+      else byFile.set(file, [finding]);
     }
+    lines.push('| rule | errors | warnings | infos |', '|---|---:|---:|---:|');
+    for (const [rule, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      lines.push(`| ${code(rule)} | ${SEVERITIES.map((severity) => count[severity]).join(' | ')} |`);
+    }
+    lines.push('');
     for (const [file, findings] of byFile) {
       lines.push(`### ${code(file)}`, '', '| where | severity | rule | message |', '|---|---|---|---|');
       for (const finding of findings) {
