@@ -1,0 +1,160 @@
+// From helm's output back to what the user edits: each document's `# Source:` line names its
+// template (inside the chart, or it is disregarded); a probe may be written in a named template
+// (`.tpl`), and a template of a packaged subchart lives in its archive.
+import { existsSync, readdirSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Position } from '../../model/position.js';
+import type { ResourceOrigin } from '../../model/resource.js';
+import type { RenderedOrigin } from '../rendered.js';
+import type { SourceFile } from '../source-file.js';
+import { locateInTemplate, matchInTemplate, type FileCache, type TemplateMatch } from './locate-source.js';
+import type { TreeGuard } from './tree-guard.js';
+
+const SOURCE_LINE = /^# Source: (.+)$/gm;
+
+/**
+ * Origins for helm's output, of a chart directory or (root undefined) a stream on stdin: each
+ * document's `# Source: <chart>/templates/x.yaml` names the template; the chart's own name is
+ * replaced by its directory. The `# Source:` line is text of the input: a path it names that leaves
+ * the chart (or, on stdin, the tree being linted) is disregarded — never opened, never pointed at —
+ * and the finding keeps its place in the rendered output.
+ */
+export function helmOrigin(
+  root: string | undefined,
+  values: string | undefined,
+  files: FileCache,
+  guard: TreeGuard,
+  /** Dependencies rendered from elsewhere in the tree: name → directory. */
+  subcharts: ReadonlyMap<string, string> = new Map(),
+): RenderedOrigin {
+  let sources: { offset: number; path: string }[] | undefined;
+  return {
+    from: 'helm',
+    root,
+    values,
+    originOf(index: number, value: unknown, source: SourceFile): ResourceOrigin {
+      sources ??= [...source.text.matchAll(SOURCE_LINE)].map((match) => ({ offset: match.index, path: match[1]!.trim() }));
+      // This document's `# Source:` lines are those after the previous document began; of them,
+      // the last that stays inside the chart (a template may write a line of its own).
+      const offset = source.documentOffset(index) ?? 0;
+      const previous = index === 0 ? -1 : (source.documentOffset(index - 1) ?? -1);
+      const own = sources.filter((entry) => entry.offset > previous && entry.offset <= offset);
+      // A document without a line of its own continues the one before it.
+      const named = own.length > 0 ? own : sources.filter((entry) => entry.offset <= offset).slice(-1);
+      const template = named
+        .map((entry) => templatePath(root, entry.path, guard, subcharts))
+        .filter((path) => path !== undefined)
+        .at(-1);
+      const locateRendered = (pointer: string) => source.locate(index, pointer);
+      const fallback = root === undefined ? source.file : join(root, 'Chart.yaml');
+      const absolute = template !== undefined && existsSync(template) ? template : undefined;
+      // A template inside a packaged subchart (charts/*.tgz) is not a file: the archive is.
+      const packaged = template !== undefined && absolute === undefined && root !== undefined ? packagedTemplate(root, template) : undefined;
+      const file = packaged?.archive ?? (template === undefined || (absolute === undefined && root !== undefined) ? fallback : template);
+      return {
+        file: shown(file),
+        documentIndex: index,
+        locate: (pointer: string): Position | undefined => {
+          // A stream whose `# Source:` is disregarded (or absent) is the file: its own place is the place.
+          if (template === undefined && root === undefined) return locateRendered(pointer);
+          const text = absolute === undefined ? undefined : files.text(absolute);
+          return text === undefined ? undefined : locateInTemplate(text, pointer, value);
+        },
+        rendered: {
+          from: 'helm',
+          root,
+          values,
+          locateRendered,
+          ...(packaged ? { inside: packaged.inside } : {}),
+          ...(absolute !== undefined && root !== undefined ? { editedIn: (pointer: string) => inNamedTemplate(root, absolute, pointer, value, files) } : {}),
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The named template (`define` in a `_helpers.tpl`, `_pod.tpl` …) that renders what `pointer` names,
+ * when it holds more of the path than the template that includes it: a probe written in
+ * `_pod.tpl` is edited there, not at the `spec:` above the `include`.
+ */
+function inNamedTemplate(root: string, template: string, pointer: string, value: unknown, files: FileCache): { file: string; position: Position } | undefined {
+  const text = files.text(template);
+  const own = text === undefined ? undefined : matchInTemplate(text, pointer, value, false);
+  let best: { file: string; match: TemplateMatch } | undefined;
+  for (const helper of helperTemplates(root, template)) {
+    const helperText = files.text(helper);
+    const match = helperText === undefined ? undefined : matchInTemplate(helperText, pointer, value, true);
+    if (match !== undefined && match.depth > (best?.match.depth ?? own?.depth ?? 0)) best = { file: helper, match };
+  }
+  return best === undefined ? undefined : { file: shown(best.file), position: best.match.position };
+}
+
+/** The `.tpl` files of the template's chart and of the charts it vendors (a library chart such as bitnami's common). */
+function helperTemplates(root: string, template: string): string[] {
+  const marker = `${sep}templates${sep}`;
+  const chart = template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : root;
+  const directories = [join(chart, 'templates'), ...subdirectories(join(root, 'charts')).map((sub) => join(sub, 'templates'))];
+  return [...new Set(directories)].flatMap((directory) => filesIn(directory).filter((file) => file.endsWith('.tpl')));
+}
+
+function subdirectories(directory: string): string[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(directory, entry.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function filesIn(directory: string): string[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(directory, entry.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `<root>/charts/sub/templates/x.yaml` of a subchart packaged as `<root>/charts/sub-1.2.3.tgz`: the archive, and the path inside it. */
+function packagedTemplate(root: string, template: string): { archive: string; inside: string } | undefined {
+  const rel = relative(root, template).split(sep);
+  if (rel[0] !== 'charts' || rel.length < 3) return undefined;
+  const name = rel[1]!;
+  const archive = filesIn(join(root, 'charts')).find((file) => {
+    const base = file.slice(file.lastIndexOf(sep) + 1);
+    return base === `${name}.tgz` || (base.startsWith(`${name}-`) && /^\d/.test(base.slice(name.length + 1)) && base.endsWith('.tgz'));
+  });
+  return archive === undefined ? undefined : { archive, inside: rel.slice(1).join('/') };
+}
+
+/**
+ * `mychart/templates/x.yaml` → `<chart directory>/templates/x.yaml`; for stdin, as written (relative
+ * to here). Undefined for a path that would leave the chart or the tree: absolute, `..`, a link out.
+ */
+function templatePath(root: string | undefined, named: string, guard: TreeGuard, subcharts: ReadonlyMap<string, string>): string | undefined {
+  if (isAbsolute(named) || named.includes('\0') || /[\u0000-\u001f]/.test(named)) return undefined;
+  const slash = named.indexOf('/');
+  const path = root === undefined || slash === -1 ? named : join(root, named.slice(slash + 1));
+  // `app/charts/common/templates/x.yaml` of a dependency taken from elsewhere in the tree.
+  const vendored = /^[^/]+\/charts\/([^/]+)\/(.+)$/.exec(named);
+  if (root !== undefined && vendored && subcharts.has(vendored[1]!) && !existsSync(path)) {
+    const candidate = join(subcharts.get(vendored[1]!)!, vendored[2]!);
+    if (!relative(subcharts.get(vendored[1]!)!, candidate).startsWith('..') && guard.containsLexically(candidate))
+      return existsSync(candidate) && guard.contains(candidate) ? candidate : undefined;
+  }
+  const within = root === undefined ? process.cwd() : root;
+  const rel = relative(resolve(within), resolve(path));
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  if (!guard.containsLexically(path)) return undefined;
+  return existsSync(path) && !guard.contains(path) ? undefined : path;
+}
+
+export function shown(path: string): string {
+  const rel = relative(process.cwd(), resolve(path));
+  return rel.startsWith('..') ? path : rel;
+}
