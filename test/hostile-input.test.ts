@@ -152,7 +152,7 @@ describe('size and shape do not crash', () => {
     const findings = Array.from({ length: 200_000 }, () => located[0]!);
     const input: ReportInput = {
       findings,
-      objects: [{ file: 'test.yaml', name: 'Pod/p' }],
+      objects: () => [{ file: 'test.yaml', name: 'Pod/p' }],
       enabledRules: RULES.map((rule) => rule.meta.id),
       failOn: 'warning',
       suppressed: [],

@@ -25,7 +25,7 @@ describe('the timing model', () => {
   it('shifts a startup probe by its initialDelaySeconds, and readiness comes back within [(s−1)·p, s·p) of recovery', () => {
     assert.deepEqual(actWindow({ periodSeconds: 2, failureThreshold: 15, timeoutSeconds: 1 }, 'fast', 5), { fromSeconds: 33, toSeconds: 35 });
     assert.deepEqual(readyWindow({ periodSeconds: 2, successThreshold: 2 }), { fromSeconds: 2, toSeconds: 4 });
-    assert.equal(windowText({ fromSeconds: 20, toSeconds: 30 }), '20–30 s');
+    assert.equal(windowText({ fromSeconds: 20, toSeconds: 30 }), '20-30 s');
   });
 });
 
@@ -60,8 +60,8 @@ describe('probe-lint timeline', () => {
   it('says it in words, names the startup gating, and refuses a container that is not there', () => {
     const text = runCli(['timeline', '-'], { input: manifest });
     assert.equal(text.code, 0);
-    assert.match(text.stdout, /^ {2}livenessProbe {3}restarts the container when a check hangs until its timeout: 12–14 s after the app starts failing$/m);
-    assert.match(text.stdout, /^ {2}readinessProbe {2}puts the pod back in its Services: 2–4 s after the app answers again$/m);
+    assert.match(text.stdout, /^ {2}livenessProbe {3}restarts the container when a check hangs until its timeout: 12-14 s after the app starts failing$/m);
+    assert.match(text.stdout, /^ {2}readinessProbe {2}puts the pod back in its Services: 2-4 s after the app answers again$/m);
     assert.match(text.stdout, /liveness and readiness run only once the startupProbe has succeeded/);
     const missing = runCli(['timeline', '-', '--container', 'nope'], { input: manifest });
     assert.equal(missing.code, 2);

@@ -86,11 +86,12 @@ export function lintAndReport(
   const input: ReportInput = {
     findings,
     // The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too).
-    objects: documents.flatMap((document) =>
-      document.resources
-        .filter((resource) => findPodSites(resource).length > 0)
-        .map((resource) => ({ file: resource.origin.file, name: describeResource(identityOf(resource.object)) })),
-    ),
+    objects: () =>
+      documents.flatMap((document) =>
+        document.resources
+          .filter((resource) => findPodSites(resource).length > 0)
+          .map((resource) => ({ file: resource.origin.file, name: describeResource(identityOf(resource.object)) })),
+      ),
     enabledRules: engine.enabledRuleIds,
     failOn: args.failOn,
     sourceLink: githubSourceLink(io.env),

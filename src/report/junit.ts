@@ -18,7 +18,7 @@ export function formatJunit(input: ReportInput): string {
   // One pass over the findings, by object and rule: a dump of 100,000 findings stays linear.
   const byObject = new Map<string, Map<string, LocatedFinding[]>>();
   const keyOf = (file: string | undefined, name: string) => `${file ?? ''}\u0000${name}`;
-  const objects = [...input.objects];
+  const objects = input.objects();
   const known = new Set(objects.map((object) => keyOf(object.file, object.name)));
   for (const finding of input.findings) {
     const name = objectName(finding);

@@ -43,8 +43,8 @@ export interface ReportedObject {
 /** Everything a report formatter needs; formatters only format. */
 export interface ReportInput {
   findings: LocatedFinding[];
-  /** Every object linted, and the rules that ran on them. */
-  objects: ReportedObject[];
+  /** Every object with a pod spec that was linted (computed only for the formats that list them), and the rules that ran. */
+  objects: () => ReportedObject[];
   enabledRules: string[];
   /** Findings at or above this fail the run (--fail-on). */
   failOn: Severity | 'never';

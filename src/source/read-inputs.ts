@@ -4,14 +4,9 @@ import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
 import { discover, type ChartUnit } from './render/discover.js';
-import { renderChart } from './render/helm.js';
-import { helmOrigin } from './render/helm-origin.js';
-import { renderKustomization } from './render/kustomize.js';
 import { FileCache } from './render/locate-source.js';
 import { findOnPath } from './render/run-tool.js';
-import { DEFAULT_SANDBOX_LIMITS, RenderSandbox, type SandboxLimits } from './render/sandbox.js';
-import { TreeGuard, treeRootOf } from './render/tree-guard.js';
-import { RenderCache } from './render/render-cache.js';
+import type { SandboxLimits } from './render/sandbox.js';
 import type { SourceFile } from './source-file.js';
 
 export interface RenderOptions {
@@ -54,10 +49,16 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   const problems: InputProblem[] = [...found.problems, ...plain.problems];
   const notices: string[] = [];
   const cache = new FileCache();
+  const renderingNeeded = options.render.enabled && (found.charts.length > 0 || found.kustomizations.length > 0);
+  const renderedStdin = plain.files.some((file) => file.path === '-' && /^# Source: /m.test(file.text));
+  // The rendering code (sandbox, cache, guard, helm and kustomize) loads only when there is something
+  // to render or map: a plain lint, as in a pre-commit hook, starts without it.
+  const render = renderingNeeded || renderedStdin ? await import('./render/rendering.js') : undefined;
   // What a chart, a kustomization or a `# Source:` line may reach: the trees the inputs live in.
-  const guard = new TreeGuard(paths.map((path) => treeRootOf(path === '-' ? '.' : path)));
+  const guard = render === undefined ? undefined : new render.TreeGuard(paths.map((path) => render.treeRootOf(path === '-' ? '.' : path)));
   for (const file of plain.files) {
-    if (file.path === '-' && /^# Source: /m.test(file.text)) files.push({ ...file, rendered: helmOrigin(undefined, undefined, cache, guard) });
+    if (file.path === '-' && /^# Source: /m.test(file.text) && render && guard)
+      files.push({ ...file, rendered: render.helmOrigin(undefined, undefined, cache, guard) });
     else files.push(file);
   }
 
@@ -66,7 +67,8 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
     for (const unit of found.kustomizations) notices.push(`skipped kustomization ${unit.directory} (--no-render)`);
     return { files, problems, notices };
   }
-  if (found.charts.length === 0 && found.kustomizations.length === 0) return { files, problems, notices };
+  if (render === undefined || guard === undefined || !renderingNeeded) return { files, problems, notices };
+  const { RenderSandbox, DEFAULT_SANDBOX_LIMITS, RenderCache, renderChart, renderKustomization } = render;
   const sandbox = new RenderSandbox({ ...DEFAULT_SANDBOX_LIMITS, ...options.render.limits });
   try {
     const renderCache = options.render.cache === false ? undefined : RenderCache.open(options.env);
