@@ -1,13 +1,14 @@
 // The inputs of a lint run: plain manifests read as they are, charts rendered with helm,
 // kustomizations built with kustomize, and a rendered stream on stdin mapped back to its templates.
 import { availableParallelism } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
 import { discover, type ChartUnit } from './render/discover.js';
 import { FileCache } from './render/locate-source.js';
 import { findOnPath } from './render/run-tool.js';
 import type { SandboxLimits } from './render/sandbox.js';
 import type { SourceFile } from './source-file.js';
+import { shownPath } from './shown-path.js';
 
 export interface RenderOptions {
   helm: string | undefined;
@@ -146,11 +147,6 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item:
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-function shownPath(absolute: string): string {
-  const rel = relative(process.cwd(), absolute);
-  return rel.startsWith('..') ? absolute : rel;
 }
 
 /**

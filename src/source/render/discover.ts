@@ -2,9 +2,10 @@
 // given, the directories walked, and, for a file given alone (a pre-commit hook passes single
 // files), the chart or kustomization that owns it.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
 import { manifestFilesUnder, type InputProblem } from '../inputs.js';
+import { shownPath } from '../shown-path.js';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
@@ -117,7 +118,7 @@ export function discover(paths: readonly string[]): Discovery {
   }
   for (const file of single) {
     for (let directory = resolve(dirname(file)); ; directory = dirname(directory)) {
-      if (kustomizationFileIn(directory) !== undefined && !kustomizations.has(directory)) kustomizations.set(directory, shown(directory));
+      if (kustomizationFileIn(directory) !== undefined && !kustomizations.has(directory)) kustomizations.set(directory, shownPath(directory));
       if (dirname(directory) === directory) break;
     }
   }
@@ -335,7 +336,3 @@ function asList(value: unknown): unknown[] {
 }
 
 /** A directory as the user will recognise it: relative to the working directory when inside it. */
-function shown(absolute: string): string {
-  const rel = relative(process.cwd(), absolute);
-  return rel === '' ? '.' : rel.startsWith('..') ? absolute : rel;
-}

@@ -9,6 +9,7 @@ import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
 import { locateInTemplate, matchInTemplate, type FileCache, type TemplateMatch } from './locate-source.js';
 import type { TreeGuard } from './tree-guard.js';
+import { shownPath } from '../shown-path.js';
 
 const SOURCE_LINE = /^# Source: (.+)$/gm;
 
@@ -52,7 +53,7 @@ export function helmOrigin(
       const packaged = template !== undefined && absolute === undefined && root !== undefined ? packagedTemplate(root, template) : undefined;
       const file = packaged?.archive ?? (template === undefined || (absolute === undefined && root !== undefined) ? fallback : template);
       return {
-        file: shown(file),
+        file: shownPath(file),
         documentIndex: index,
         locate: (pointer: string): Position | undefined => {
           // A stream whose `# Source:` is disregarded (or absent) is the file: its own place is the place.
@@ -87,7 +88,7 @@ function inNamedTemplate(root: string, template: string, pointer: string, value:
     const match = helperText === undefined ? undefined : matchInTemplate(helperText, pointer, value, true);
     if (match !== undefined && match.depth > (best?.match.depth ?? own?.depth ?? 0)) best = { file: helper, match };
   }
-  return best === undefined ? undefined : { file: shown(best.file), position: best.match.position };
+  return best === undefined ? undefined : { file: shownPath(best.file), position: best.match.position };
 }
 
 /** The `.tpl` files of the template's chart and of the charts it vendors (a library chart such as bitnami's common). */
@@ -152,9 +153,4 @@ function templatePath(root: string | undefined, named: string, guard: TreeGuard,
   if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
   if (!guard.containsLexically(path)) return undefined;
   return existsSync(path) && !guard.contains(path) ? undefined : path;
-}
-
-export function shown(path: string): string {
-  const rel = relative(process.cwd(), resolve(path));
-  return rel.startsWith('..') ? path : rel;
 }

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import type { InputFile, InputProblem } from '../inputs.js';
 import { describeDependency, localDependency, missingDependencies, readChartMetadata, vendoredCopy } from './chart-dependencies.js';
 import type { ChartUnit } from './discover.js';
-import { helmOrigin, shown } from './helm-origin.js';
+import { helmOrigin } from './helm-origin.js';
+import { shownPath } from '../shown-path.js';
 import type { FileCache } from './locate-source.js';
 import { binaryIdentity, RenderCache, treeContent } from './render-cache.js';
 import { renderFailure, type RenderSandbox, type SandboxedRun } from './sandbox.js';
@@ -68,7 +69,7 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   const directory = missing.length === 0 ? chart.directory : vendoredCopy(chart.directory, absent, local, options.sandbox.scratchDirectory());
   if (local.size > 0) {
     rendering.notices.push(
-      `rendered chart ${chart.directory} with ${[...local].map(([name, path]) => `${name} from ${shown(path)}`).join(', ')} (its dependencies are not in charts/; \`helm dependency build ${chart.directory}\` fetches the published versions)`,
+      `rendered chart ${chart.directory} with ${[...local].map(([name, path]) => `${name} from ${shownPath(path)}`).join(', ')} (its dependencies are not in charts/; \`helm dependency build ${chart.directory}\` fetches the published versions)`,
     );
   }
   const ciValues = ciValuesFiles(chart.directory);

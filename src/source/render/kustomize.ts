@@ -12,6 +12,7 @@ import type { ChartUnit, KustomizationUnit } from './discover.js';
 import { locateInManifests, type FileCache } from './locate-source.js';
 import { renderFailure, type RenderSandbox } from './sandbox.js';
 import type { TreeGuard } from './tree-guard.js';
+import { shownPath } from '../shown-path.js';
 
 export const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
 
@@ -100,7 +101,7 @@ function inflatedCharts(unit: KustomizationUnit, guard: TreeGuard): KustomizeRes
     local.length === 0
       ? []
       : [
-          `kustomization ${unit.directory} inflates Helm charts (helmCharts:): ${local.map((chart) => shown(chart.directory!)).join(', ')} linted as charts with their values, and its ${resources.length} local resource ${resources.length === 1 ? 'file' : 'files'} as written; patches over the charts' output are not applied (kustomize build --enable-helm ${unit.directory} | probe-lint - lints the whole)`,
+          `kustomization ${unit.directory} inflates Helm charts (helmCharts:): ${local.map((chart) => shownPath(chart.directory!)).join(', ')} linted as charts with their values, and its ${resources.length} local resource ${resources.length === 1 ? 'file' : 'files'} as written; patches over the charts' output are not applied (kustomize build --enable-helm ${unit.directory} | probe-lint - lints the whole)`,
         ];
   return {
     files: [],
@@ -108,7 +109,7 @@ function inflatedCharts(unit: KustomizationUnit, guard: TreeGuard): KustomizeRes
     unbuilt: resources,
     charts: local.map((chart) => ({
       kind: 'chart',
-      directory: shown(chart.directory!),
+      directory: shownPath(chart.directory!),
       explicit: false,
       values: chart.values.filter((file) => guard.contains(file)),
     })),
@@ -129,7 +130,7 @@ function kustomizeOrigin(unit: KustomizationUnit, wrapper: string, files: FileCa
       const locateRendered = (pointer: string) => source.locate(index, pointer);
       const place = (pointer: string) => (declaring === undefined ? undefined : locateInManifests(files, declaring, unit.patches, value, pointer));
       return {
-        file: declaring === undefined ? unit.file : shown(declaring),
+        file: declaring === undefined ? unit.file : shownPath(declaring),
         documentIndex: index,
         locate: (pointer) => (declaring === undefined ? undefined : place(pointer)?.position),
         rendered: {
@@ -139,7 +140,7 @@ function kustomizeOrigin(unit: KustomizationUnit, wrapper: string, files: FileCa
           locateRendered,
           editedIn: (pointer) => {
             const found = place(pointer);
-            return found === undefined || found.file === declaring ? undefined : { file: shown(found.file), position: found.position };
+            return found === undefined || found.file === declaring ? undefined : { file: shownPath(found.file), position: found.position };
           },
         },
       };
@@ -166,9 +167,4 @@ function removeOriginAnnotation(value: unknown): void {
   const annotations = value.metadata.annotations;
   delete annotations[ORIGIN_ANNOTATION];
   if (Object.keys(annotations).length === 0) delete value.metadata.annotations;
-}
-
-function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel.startsWith('..') ? path : rel;
 }

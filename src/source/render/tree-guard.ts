@@ -4,8 +4,9 @@
 // hand the CI job's environment to the chart. Links and references are checked here, before either
 // tool runs, and a chart or kustomization that reaches outside is refused as a whole.
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { shownPath } from '../shown-path.js';
 
 /** A chart may not be larger than this in all (helm reads every file of it into memory). */
 const MAX_CHART_BYTES = 256 * 1024 * 1024;
@@ -68,7 +69,7 @@ export class TreeGuard {
       try {
         names = readdirSync(folder).sort();
       } catch (error) {
-        return `cannot read ${shown(folder)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+        return `cannot read ${shownPath(folder)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
       }
       for (const name of names) {
         if (++entries > MAX_CHART_ENTRIES) return `it holds more than ${MAX_CHART_ENTRIES} files`;
@@ -77,8 +78,9 @@ export class TreeGuard {
         let stats = link;
         if (link.isSymbolicLink()) {
           const target = safeRealpath(path);
-          if (target === undefined) return `${shown(path)} is a broken symbolic link`;
-          if (!this.inside(target)) return `${shown(path)} is a symbolic link to ${target}, outside the tree being linted; a chart may only read its own files`;
+          if (target === undefined) return `${shownPath(path)} is a broken symbolic link`;
+          if (!this.inside(target))
+            return `${shownPath(path)} is a symbolic link to ${target}, outside the tree being linted; a chart may only read its own files`;
           stats = statSync(target);
         }
         if (stats.isDirectory()) {
@@ -87,12 +89,12 @@ export class TreeGuard {
           const problem = walk(path);
           if (problem !== undefined) return problem;
         } else if (!stats.isFile()) {
-          return `${shown(path)} is not a regular file (a FIFO, socket or device)`;
+          return `${shownPath(path)} is not a regular file (a FIFO, socket or device)`;
         } else {
           bytes += stats.size;
           if (bytes > MAX_CHART_BYTES) return `its files add up to more than ${MAX_CHART_BYTES / 1024 / 1024} MiB`;
           if (name === 'values.schema.json') {
-            const problem = schemaReferenceProblem(shown(path), readText(path), allowNetwork);
+            const problem = schemaReferenceProblem(shownPath(path), readText(path), allowNetwork);
             if (problem !== undefined) return problem;
           }
           if (/\.tgz$/.test(name) && basename(folder) === 'charts') {
@@ -111,11 +113,11 @@ export class TreeGuard {
     const target = resolve(dirname(from), reference);
     if (!existsSync(target) && !isBrokenLink(target)) return undefined; // kustomize says what is missing
     const real = safeRealpath(target);
-    if (real === undefined) return `${shown(from)} refers to ${reference}, a broken symbolic link`;
+    if (real === undefined) return `${shownPath(from)} refers to ${reference}, a broken symbolic link`;
     if (!this.inside(real))
-      return `${shown(from)} refers to ${reference}, which is ${real}, outside the tree being linted; a kustomization may only read files inside it`;
+      return `${shownPath(from)} refers to ${reference}, which is ${real}, outside the tree being linted; a kustomization may only read files inside it`;
     const stats = statSync(real);
-    if (!stats.isFile() && !stats.isDirectory()) return `${shown(from)} refers to ${reference}, which is not a regular file`;
+    if (!stats.isFile() && !stats.isDirectory()) return `${shownPath(from)} refers to ${reference}, which is not a regular file`;
     return undefined;
   }
 }
@@ -141,11 +143,11 @@ function packagedChartProblem(path: string, allowNetwork: boolean): string | und
   try {
     tar = gunzipSync(readFileSync(path), { maxOutputLength: MAX_PACKAGE_BYTES });
   } catch (error) {
-    return `${shown(path)} cannot be unpacked (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    return `${shownPath(path)} cannot be unpacked (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
   }
   for (const entry of tarEntries(tar)) {
     if (entry.name.endsWith('/values.schema.json') || entry.name === 'values.schema.json') {
-      const problem = schemaReferenceProblem(`${shown(path)}:${entry.name}`, entry.data.toString('utf8'), allowNetwork);
+      const problem = schemaReferenceProblem(`${shownPath(path)}:${entry.name}`, entry.data.toString('utf8'), allowNetwork);
       if (problem !== undefined) return problem;
     }
   }
@@ -196,9 +198,4 @@ function isBrokenLink(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
 }
