@@ -247,6 +247,20 @@ describe('rendering cannot hang the job', () => {
     for (const pid of readFileSync(pids, 'utf8').trim().split('\n')) assert.equal(isRunning(pid), false, `process ${pid} outlived the render`);
   });
 
+  it('reads all a renderer prints before it exits, however much (the pipes are read to their end)', () => {
+    const root = repository({ 'chart/Chart.yaml': CHART, 'chart/templates/x.yaml': 'kind: Pod\n' });
+    const script = join(root, 'loud-helm.sh');
+    // 20,000 Pods, about 4 MB, written as fast as the shell can and then an immediate exit.
+    writeFileSync(
+      script,
+      `#!/bin/sh\ni=0\nwhile [ $i -lt 20000 ]; do printf -- '---\\napiVersion: v1\\nkind: Pod\\nmetadata: {name: p%s}\\nspec: {containers: [{name: c, image: x, livenessProbe: {tcpSocket: {port: 1}}, readinessProbe: {tcpSocket: {port: 2}}}]}\\n' $i; i=$((i+1)); done\n`,
+      { mode: 0o755 },
+    );
+    const run = runCli(['chart', '--helm', script, '--format', 'json'], { cwd: root });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((JSON.parse(run.stdout) as { summary: { resources: number } }).summary.resources, 20000);
+  });
+
   it('refuses a chart holding a FIFO (helm would wait on it forever)', () => {
     const root = repository({ 'chart/Chart.yaml': CHART, 'chart/templates/pod.yaml': 'kind: Pod\n' });
     execFileSync('mkfifo', [join(root, 'chart/templates/fifo.yaml')]);

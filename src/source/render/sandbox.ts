@@ -172,6 +172,9 @@ export class RenderSandbox {
   }
 }
 
+/** How long the pipes may stay open after the tool exited and what it started was killed. */
+const PIPE_GRACE_MS = 2_000;
+
 interface BoundedOptions {
   cwd: string;
   env: Record<string, string>;
@@ -223,17 +226,33 @@ function runBounded(command: string, args: readonly string[], options: BoundedOp
     child.on('error', (error: NodeJS.ErrnoException) =>
       finish({ code: null, stdout: '', stderr: '', startError: error.code === 'ENOENT' ? 'not found' : (error.code ?? error.message) }),
     );
-    // 'exit', not 'close': a grandchild holding the pipes open must not keep the render waiting.
+    // The result is taken once the tool has exited and both pipes are read to their end. Whatever it
+    // left running (git, a plugin) is killed at its exit, so that a grandchild holding the pipes
+    // open cannot keep the render waiting; the pipes then end, or are given up on after a grace period.
+    let exitCode: number | null | undefined;
+    let openPipes = 2;
+    let grace: NodeJS.Timeout | undefined;
+    const settle = () =>
+      finish({
+        code: stopped === undefined ? (exitCode ?? null) : null,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+        ...(stopped ? { stopped } : {}),
+      });
+    const pipeEnded = () => {
+      openPipes--;
+      if (openPipes === 0 && exitCode !== undefined) {
+        clearTimeout(grace);
+        settle();
+      }
+    };
+    child.stdout.on('end', pipeEnded);
+    child.stderr.on('end', pipeEnded);
     child.on('exit', (code) => {
-      // Output already written to the pipes is read before the result is taken.
-      setImmediate(() =>
-        finish({
-          code: stopped === undefined ? code : null,
-          stdout: Buffer.concat(stdout).toString('utf8'),
-          stderr: Buffer.concat(stderr).toString('utf8'),
-          ...(stopped ? { stopped } : {}),
-        }),
-      );
+      exitCode = code;
+      killGroup();
+      if (openPipes === 0) settle();
+      else grace = setTimeout(settle, PIPE_GRACE_MS);
     });
   });
 }
