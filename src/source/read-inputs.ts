@@ -51,15 +51,16 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   const notices: string[] = [];
   const cache = new FileCache();
   const renderingNeeded = options.render.enabled && (found.charts.length > 0 || found.kustomizations.length > 0);
-  const renderedStdin = plain.files.some((file) => file.path === '-' && /^# Source: /m.test(file.text));
+  // A stream on stdin that helm rendered: mapped back to its templates by its `# Source:` lines.
+  const renderedStreams = new Set(plain.files.filter((file) => file.path === '-' && /^# Source: /m.test(file.text)));
+  const renderedStdin = renderedStreams.size > 0;
   // The rendering code (sandbox, cache, guard, helm and kustomize) loads only when there is something
   // to render or map: a plain lint, as in a pre-commit hook, starts without it.
   const render = renderingNeeded || renderedStdin ? await import('./render/rendering.js') : undefined;
   // What a chart, a kustomization or a `# Source:` line may reach: the trees the inputs live in.
   const guard = render === undefined ? undefined : new render.TreeGuard(paths.map((path) => render.treeRootOf(path === '-' ? '.' : path)));
   for (const file of plain.files) {
-    if (file.path === '-' && /^# Source: /m.test(file.text) && render && guard)
-      files.push({ ...file, rendered: render.helmOrigin(undefined, undefined, cache, guard) });
+    if (renderedStreams.has(file) && render && guard) files.push({ ...file, rendered: render.helmOrigin(undefined, undefined, cache, guard) });
     else files.push(file);
   }
 

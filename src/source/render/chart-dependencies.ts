@@ -1,9 +1,10 @@
 // A chart's dependencies as a fresh clone has them: which are missing from charts/ (before `helm
 // dependency build`), which are charts of this repository that can stand in for them, and a copy of
 // the chart that asks only for what it can have.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
+import { listDirectory } from './list-directory.js';
 import type { TreeGuard } from './tree-guard.js';
 
 export interface ChartDependency {
@@ -69,10 +70,10 @@ export function localDependency(chart: string, dependency: ChartDependency, guar
 /** Dependencies with neither a directory `charts/<name>` nor an archive `charts/<name>-<version>.tgz`. */
 export function missingDependencies(directory: string, dependencies: readonly ChartDependency[]): ChartDependency[] {
   const present = new Set<string>();
-  for (const entry of filesAndDirectories(join(directory, 'charts'))) {
-    if (entry.directory && existsSync(join(directory, 'charts', entry.name, 'Chart.yaml'))) present.add(entry.name);
+  for (const entry of listDirectory(join(directory, 'charts'))) {
+    if (entry.isDirectory() && existsSync(join(directory, 'charts', entry.name, 'Chart.yaml'))) present.add(entry.name);
     const archive = /^(.+?)-\d[^/]*\.tgz$/.exec(entry.name);
-    if (!entry.directory && archive) present.add(archive[1]!);
+    if (!entry.isDirectory() && archive) present.add(archive[1]!);
   }
   // file:// dependencies live beside the chart; helm copies them only on `dependency build`, so they count as missing too.
   return dependencies.filter((dependency) => !present.has(dependency.name));
@@ -105,12 +106,4 @@ export function vendoredCopy(directory: string, absent: readonly ChartDependency
   for (const [name, path] of local) cpSync(path, join(copy, 'charts', name), { recursive: true, dereference: true });
   for (const lock of ['Chart.lock', 'requirements.lock']) rmSync(join(copy, lock), { force: true });
   return copy;
-}
-
-function filesAndDirectories(directory: string): { name: string; directory: boolean }[] {
-  try {
-    return readdirSync(directory, { withFileTypes: true }).map((entry) => ({ name: entry.name, directory: entry.isDirectory() }));
-  } catch {
-    return [];
-  }
 }

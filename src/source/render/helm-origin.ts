@@ -1,13 +1,14 @@
 // From helm's output back to what the user edits: each document's `# Source:` line names its
 // template (inside the chart, or it is disregarded); a probe may be written in a named template
 // (`.tpl`), and a template of a packaged subchart lives in its archive.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Position } from '../../model/position.js';
 import type { ResourceOrigin } from '../../model/resource.js';
 import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
 import { locateInTemplate, matchInTemplate, type FileCache, type TemplateMatch } from './locate-source.js';
+import { pathsIn } from './list-directory.js';
 import type { TreeGuard } from './tree-guard.js';
 import { shownPath } from '../shown-path.js';
 
@@ -95,30 +96,8 @@ function inNamedTemplate(root: string, template: string, pointer: string, value:
 function helperTemplates(root: string, template: string): string[] {
   const marker = `${sep}templates${sep}`;
   const chart = template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : root;
-  const directories = [join(chart, 'templates'), ...subdirectories(join(root, 'charts')).map((sub) => join(sub, 'templates'))];
-  return [...new Set(directories)].flatMap((directory) => filesIn(directory).filter((file) => file.endsWith('.tpl')));
-}
-
-function subdirectories(directory: string): string[] {
-  try {
-    return readdirSync(directory, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => join(directory, entry.name))
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
-function filesIn(directory: string): string[] {
-  try {
-    return readdirSync(directory, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(directory, entry.name))
-      .sort();
-  } catch {
-    return [];
-  }
+  const directories = [join(chart, 'templates'), ...pathsIn(join(root, 'charts'), 'directories').map((sub) => join(sub, 'templates'))];
+  return [...new Set(directories)].flatMap((directory) => pathsIn(directory, 'files').filter((file) => file.endsWith('.tpl')));
 }
 
 /** `<root>/charts/sub/templates/x.yaml` of a subchart packaged as `<root>/charts/sub-1.2.3.tgz`: the archive, and the path inside it. */
@@ -126,7 +105,7 @@ function packagedTemplate(root: string, template: string): { archive: string; in
   const rel = relative(root, template).split(sep);
   if (rel[0] !== 'charts' || rel.length < 3) return undefined;
   const name = rel[1]!;
-  const archive = filesIn(join(root, 'charts')).find((file) => {
+  const archive = pathsIn(join(root, 'charts'), 'files').find((file) => {
     const base = file.slice(file.lastIndexOf(sep) + 1);
     return base === `${name}.tgz` || (base.startsWith(`${name}-`) && /^\d/.test(base.slice(name.length + 1)) && base.endsWith('.tgz'));
   });

@@ -44,9 +44,6 @@ export interface SandboxedRun extends ToolRun {
   networkAttempts: string[];
 }
 
-/** How network isolation was achieved, for the README's claim and the tests. */
-export type NetworkIsolation = 'namespace' | 'proxy' | 'none';
-
 let namespaceCommand: string[] | null | undefined;
 
 /**
@@ -79,10 +76,6 @@ export class RenderSandbox {
     this.home = mkdtempSync(join(tmpdir(), 'probe-lint-render-'));
     for (const folder of ['home', 'tmp', 'cache', 'config', 'data', 'plugins']) mkdirSync(join(this.home, folder));
     writeFileSync(join(this.home, 'kubeconfig'), '');
-  }
-
-  get isolation(): NetworkIsolation {
-    return this.limits.allowNetwork ? 'none' : networkNamespaceCommand() !== null ? 'namespace' : 'proxy';
   }
 
   /** A fresh directory inside the sandbox's own, removed with it (a chart copy to render, say). */
