@@ -94,6 +94,15 @@ describe('webhook with a live cluster', () => {
     return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0);
   };
 
+  it('lists and watches a healthy API server without one failed call', async () => {
+    // The namespace watch is open once its headers arrive; a start that never counts as one would
+    // fail at every deadline and could take the circuit's one trial call after an outage.
+    await until(() => api.openWatches === 1, 'the namespace watch');
+    await wait(2.5 * config.cluster!.guard!.deadlineSeconds! * 1000); // past the deadline a start that never counts would miss
+    assert.ok(!((await metric('probe_lint_cluster_refresh_failures_total')) > 0), 'no call failed');
+    assert.equal(await metric('probe_lint_circuit_breaker_state'), 0);
+  });
+
   it('uses the namespace label for the mode and the cluster density for exec probes', async () => {
     assert.equal((await review(pod([rejected()], { namespace: 'shop' }))).allowed, false);
     assert.equal((await review(pod([rejected()], { namespace: 'dev' }))).allowed, true);

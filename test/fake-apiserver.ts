@@ -115,6 +115,10 @@ current-context: fake
     }
   }
 
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
   get openWatches(): number {
     return this.watchers.size;
   }
@@ -147,6 +151,8 @@ current-context: fake
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      // The API server sends a watch's headers at once; Node would hold them until the first event.
+      res.flushHeaders();
       (res as any).path = path;
       this.watchers.add(res);
       res.on('close', () => this.watchers.delete(res));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { KubeClient, loadKubeConfig, RESPONSE_LIMITS } from '../src/cluster/kube-client.js';
 import { FakeApiServer, nodes } from './fake-apiserver.js';
-import { runCliAsync } from './helpers.js';
+import { runCliAsync, until } from './helpers.js';
 import { makeTestPki } from './tls.js';
 
 const WORKLOADS = ['/apis/apps/v1/deployments', '/apis/apps/v1/statefulsets', '/apis/apps/v1/daemonsets', '/apis/batch/v1/cronjobs', '/apis/batch/v1/jobs'];
@@ -81,6 +81,24 @@ describe('a hostile API server', () => {
       assert.ok(api.hostileBytes < 16 * 1024 * 1024, `the server wrote ${api.hostileBytes} bytes`);
     } finally {
       api.hostile = undefined;
+    }
+  });
+
+  it("a watch whose start misses the caller's deadline is closed, not left open", async () => {
+    const client = new KubeClient(loadKubeConfig(kubeconfig, undefined));
+    await until(() => api.openConnections === 0, 'earlier connections to close');
+    api.mode = 'hang';
+    try {
+      const deadline = new AbortController();
+      const ended = new Promise<unknown>((resolve) => {
+        void client.watch('/api/v1/namespaces', {}, () => assert.fail('no events'), resolve, deadline.signal);
+      });
+      await until(() => api.openConnections === 1, 'the watch to connect');
+      deadline.abort(new Error('deadline'));
+      await until(() => api.openConnections === 0, 'the hanging watch to be closed');
+      await ended;
+    } finally {
+      api.mode = 'ok';
     }
   });
 

@@ -191,10 +191,14 @@ export class KubeClient {
     query: Record<string, string | number | boolean | undefined>,
     onEvent: (type: string, object: T) => void,
     done: (error: unknown) => void,
+    startSignal?: AbortSignal,
   ): Promise<AbortController> {
     const controller = new AbortController();
     const { url, options } = await this.requestFor(path, { ...stringQuery(query), watch: 'true' }, 'application/json');
     const limit = this.limits.maxEventBytes;
+    // A start that misses its caller's deadline is closed, not left open to deliver events later.
+    let opened = false;
+    startSignal?.addEventListener('abort', () => opened || controller.abort(), { once: true });
     return new Promise((resolve) => {
       let finished = false;
       const finish = (error: unknown) => {
@@ -203,6 +207,7 @@ export class KubeClient {
         done(error);
       };
       const req = request(url, { ...options, signal: controller.signal }, (res) => {
+        opened = true;
         if ((res.statusCode ?? 500) >= 300) {
           let text = '';
           res.on('data', (chunk: Buffer) => {

@@ -96,8 +96,14 @@ export class NamespaceCache implements NamespaceLabels {
       else void this.watch(); // the server closed the stream normally: resume
     };
     try {
-      this.watchAbort = await this.guard.run('namespaces-watch', async () => {
-        const controller = await this.client.watch('/api/v1/namespaces', { resourceVersion: this.resourceVersion, allowWatchBookmarks: true }, onEvent, done);
+      this.watchAbort = await this.guard.run('namespaces-watch', async (signal) => {
+        const controller = await this.client.watch(
+          '/api/v1/namespaces',
+          { resourceVersion: this.resourceVersion, allowWatchBookmarks: true },
+          onEvent,
+          done,
+          signal,
+        );
         if (startError !== undefined) throw startError instanceof Error ? startError : new Error(`the watch did not start: ${JSON.stringify(startError)}`);
         started = true;
         return controller;
