@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the real Kubernetes control plane the end-to-end tests run — kube-apiserver,
-# kube-controller-manager and etcd — from the Go module in test/cluster/k8s, once per version, into
-# a cache outside the repository. Prints the directory that holds them.
+# Builds the real Kubernetes the end-to-end tests run — kube-apiserver, kube-controller-manager,
+# etcd and the kubelet — from the Go module in test/cluster/k8s, once per version, and the node's
+# images from test/cluster/images (once per change of their code), into a cache outside the
+# repository. Prints the directory that holds them.
 #   test/cluster/build-k8s.sh            # builds what is missing
 # A cold build takes about 10 minutes on 2 cores and needs about 3 GB (module and build caches).
 set -euo pipefail
@@ -34,5 +35,20 @@ build() { # name, package
 
 build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
 build kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager
+build kubelet k8s.io/kubernetes/cmd/kubelet
 version="$etcd_version" build etcd ./etcd
+
+# The node's images: static binaries from our own code, written as OCI layouts (test/cluster/images).
+images_source="$here/images"
+images_hash="$(cd "$images_source" && cat go.mod $(find . -name '*.go' | LC_ALL=C sort) | sha256sum | cut -c1-12)"
+images="$cache/images-$images_hash"
+if [ ! -f "$images/app.tar" ]; then
+  echo "build-k8s: building the node's images ($images)" >&2
+  rm -rf "$images.partial" && mkdir -p "$images.partial/bin"
+  (cd "$images_source" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$images.partial/bin/" ./...)
+  "$images.partial/bin/mkimage" -o "$images.partial/pause.tar" -name probe-lint.test/pause:1 -entrypoint /pause "pause=$images.partial/bin/pause"
+  "$images.partial/bin/mkimage" -o "$images.partial/app.tar" -name probe-lint.test/app:1 -entrypoint /app "app=$images.partial/bin/app"
+  rm -rf "$images" && mv "$images.partial" "$images"
+fi
+ln -sfn "images-$images_hash" "$cache/images"
 echo "$cache"

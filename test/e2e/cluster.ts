@@ -48,7 +48,7 @@ export interface Cluster {
 export function controlPlaneBinaries(): string {
   const output = execFileSync(join(ROOT, 'test/cluster/build-k8s.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const directory = output.trim().split('\n').at(-1)!;
-  for (const name of ['etcd', 'kube-apiserver', 'kube-controller-manager']) {
+  for (const name of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubelet', 'images/pause.tar', 'images/app.tar']) {
     if (!existsSync(join(directory, name))) throw new Error(`${name} is missing from ${directory}`);
   }
   return directory;
@@ -72,7 +72,8 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-function startProcess(binary: string, args: string[], log: string): ChildProcess {
+/** Starts a process of the run, its output kept for `log`; it is killed if the test process exits first. */
+export function startProcess(binary: string, args: string[], log: string): ChildProcess {
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -85,7 +86,8 @@ function startProcess(binary: string, args: string[], log: string): ChildProcess
   return child;
 }
 
-async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+/** SIGTERM, then SIGKILL after 10 s. */
+export async function stopProcess(child: ChildProcess | undefined): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');

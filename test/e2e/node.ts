@@ -1,0 +1,251 @@
+// A real node for the end-to-end suite: the kubelet built with the control plane, Debian's
+// containerd and runc, and images built from test/cluster/images (no registry is reachable). What
+// had to be solved to run it here is in ../shared/reference/kubelet-measured.md; in short:
+// - cgroup v1 with the cgroupfs driver, under a cgroup root of the node's own in every hierarchy,
+//   so teardown removes exactly what the node made;
+// - containerd may not lower oom_score_adj here (no CAP_SYS_RESOURCE): restrict_oom_score_adj;
+// - the kubelet writes six global sysctls at start unless they already hold its values: files with
+//   those values are bind-mounted over them, in the suite's private mount namespace (scripts/e2e.sh),
+//   so the host's sysctls are never written;
+// - no CNI: the node is named 127.0.0.1 (a name that is an IP becomes its InternalIP) and its Pods
+//   use hostNetwork, so their probes reach them on loopback;
+// - images are imported with ctr, and Pods use imagePullPolicy: Never.
+// Started and torn down per test file; `stop()` leaves no process, mount, cgroup or directory.
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { controlPlaneBinaries, freePort, startProcess, stopProcess, type Cluster } from './cluster.js';
+
+export const NODE_NAME = '127.0.0.1';
+export const APP_IMAGE = 'probe-lint.test/app:1';
+const PAUSE_IMAGE = 'probe-lint.test/pause:1';
+
+// The kubelet's kernel tunables (pkg/kubelet/cm/container_manager_linux.go, setupKernelTunables).
+const KUBELET_SYSCTLS: Record<string, string> = {
+  'vm/overcommit_memory': '1',
+  'vm/panic_on_oom': '0',
+  'kernel/panic': '10',
+  'kernel/panic_on_oops': '1',
+  'kernel/keys/root_maxkeys': '1000000',
+  'kernel/keys/root_maxbytes': '25000000',
+};
+
+export interface Node {
+  name: string;
+  /** A host directory Pods mount (hostPath) to leave files the test reads, e.g. the app's event log. */
+  shared: string;
+  stop(): Promise<void>;
+}
+
+/** Why a node cannot run on this machine, or undefined when it can. */
+export function nodeUnavailable(): string | undefined {
+  if (process.getuid?.() !== 0) return 'the node needs root (containerd, runc, cgroups, mounts)';
+  for (const tool of ['containerd', 'containerd-shim-runc-v2', 'ctr', 'runc', 'mount', 'umount']) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    } catch {
+      return `${tool} is not installed (Debian: apt-get install containerd runc)`;
+    }
+  }
+  if (!existsSync('/sys/fs/cgroup/cpu') || !existsSync('/sys/fs/cgroup/memory')) return 'the node runs on cgroup v1 hierarchies, and this machine has none';
+  return undefined;
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The cgroup v1 hierarchies mounted under /sys/fs/cgroup (cpu, memory, …, name=systemd). */
+function hierarchies(): string[] {
+  return readdirSync('/sys/fs/cgroup')
+    .map((name) => join('/sys/fs/cgroup', name))
+    .filter((path) => !lstatSync(path).isSymbolicLink() && existsSync(join(path, 'cgroup.procs')));
+}
+
+/** Mount points at or under `directory`, deepest first. */
+function mountsUnder(directory: string): string[] {
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[4])
+    .filter((point): point is string => point !== undefined && (point === directory || point.startsWith(`${directory}/`)))
+    .sort((a, b) => b.length - a.length);
+}
+
+/** Removes a cgroup directory tree, children first (a cgroup is removed with rmdir, never rm). */
+function removeCgroup(path: string): void {
+  if (!existsSync(path)) return;
+  for (const entry of readdirSync(path, { withFileTypes: true })) if (entry.isDirectory()) removeCgroup(join(path, entry.name));
+  rmdirSync(path);
+}
+
+export async function startNode(cluster: Cluster): Promise<Node> {
+  const binaries = controlPlaneBinaries();
+  const directory = join(cluster.directory, 'node');
+  const logs = join(cluster.directory, 'logs');
+  const shared = join(directory, 'shared');
+  for (const sub of ['containerd/root', 'containerd/state', 'containerd/opt', 'kubelet', 'pod-logs', 'sysctl', 'shared'])
+    mkdirSync(join(directory, sub), { recursive: true });
+  const socket = join(directory, 'containerd.sock');
+  const cgroupRoot = `/${cluster.directory.split('/').at(-1)!}`;
+
+  // The sysctls the kubelet would write, already at its values inside this mount namespace.
+  const sysctlMounts: string[] = [];
+  for (const [name, value] of Object.entries(KUBELET_SYSCTLS)) {
+    const file = join(directory, 'sysctl', name.replaceAll('/', '.'));
+    writeFileSync(file, `${value}\n`);
+    execFileSync('mount', ['--bind', file, `/proc/sys/${name}`]);
+    sysctlMounts.push(`/proc/sys/${name}`);
+  }
+  const cgroups = hierarchies().map((hierarchy) => join(hierarchy, cgroupRoot));
+  for (const path of cgroups) {
+    mkdirSync(path, { recursive: true });
+    // A new cpuset cgroup has no CPUs or memory nodes of its own; give it its parent's.
+    if (path.startsWith('/sys/fs/cgroup/cpuset/')) {
+      for (const file of ['cpuset.cpus', 'cpuset.mems']) writeFileSync(join(path, file), readFileSync(join('/sys/fs/cgroup/cpuset', file)));
+    }
+  }
+
+  const containerdConfig = join(directory, 'containerd.toml');
+  writeFileSync(
+    containerdConfig,
+    `version = 2
+root = "${directory}/containerd/root"
+state = "${directory}/containerd/state"
+[grpc]
+  address = "${socket}"
+[ttrpc]
+  address = "${socket}.ttrpc"
+[plugins."io.containerd.internal.v1.opt"]
+  path = "${directory}/containerd/opt"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "${PAUSE_IMAGE}"
+  restrict_oom_score_adj = true
+  disable_apparmor = true
+  stream_server_address = "127.0.0.1"
+  stream_server_port = "0"
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "native"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "${directory}/cni/bin"
+    conf_dir = "${directory}/cni/conf"
+`,
+  );
+  const containerd = startProcess('containerd', ['--config', containerdConfig], join(logs, 'containerd.log'));
+  const ctr = (...args: string[]) =>
+    execFileSync('ctr', ['--address', socket, '--namespace', 'k8s.io', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      ctr('version');
+      break;
+    } catch (error) {
+      if (attempt > 100 || containerd.exitCode !== null) throw new Error(`containerd did not start; see ${join(logs, 'containerd.log')}`, { cause: error });
+      await wait(100);
+    }
+  }
+  for (const image of ['pause.tar', 'app.tar']) ctr('images', 'import', '--snapshotter', 'native', join(binaries, 'images', image));
+
+  const serving = cluster.pki.issue('kubelet', { serverNames: [NODE_NAME, 'localhost'] });
+  const kubeletConfig = join(directory, 'kubelet.yaml');
+  writeFileSync(
+    kubeletConfig,
+    `apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+address: 127.0.0.1
+port: ${await freePort()}
+readOnlyPort: 0
+healthzPort: 0
+tlsCertFile: ${serving.cert}
+tlsPrivateKeyFile: ${serving.key}
+authentication:
+  anonymous: {enabled: false}
+  webhook: {enabled: false}
+  x509: {clientCAFile: ${cluster.pki.caCert}}
+authorization: {mode: AlwaysAllow}
+containerRuntimeEndpoint: unix://${socket}
+cgroupDriver: cgroupfs
+cgroupRoot: ${cgroupRoot}
+failCgroupV1: false
+failSwapOn: false
+podLogsDir: ${directory}/pod-logs
+resolvConf: ""
+hairpinMode: none
+localStorageCapacityIsolation: false
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+evictionHard: {memory.available: 1Mi, nodefs.available: 1Mi, imagefs.available: 1Mi}
+`,
+  );
+  const kubelet = startProcess(
+    join(binaries, 'kubelet'),
+    ['--config', kubeletConfig, '--kubeconfig', cluster.kubeconfig, '--hostname-override', NODE_NAME, '--root-dir', join(directory, 'kubelet'), '--v', '2'],
+    join(logs, 'kubelet.log'),
+  );
+  for (let attempt = 0; ; attempt++) {
+    const node = await cluster.api('GET', `/api/v1/nodes/${NODE_NAME}`);
+    if (node.status === 200) break;
+    if (attempt > 600 || kubelet.exitCode !== null) throw new Error(`the kubelet did not register its node; see ${join(logs, 'kubelet.log')}`);
+    await wait(100);
+  }
+
+  return {
+    name: NODE_NAME,
+    shared,
+    async stop() {
+      await stopProcess(kubelet);
+      // Every container the kubelet left: killed, then removed with its sandbox.
+      for (const task of ctr('tasks', 'ls', '--quiet').split('\n').filter(Boolean)) {
+        try {
+          ctr('tasks', 'kill', '--signal', 'SIGKILL', task);
+        } catch {
+          // already gone
+        }
+      }
+      for (let attempt = 0; attempt < 50 && ctr('tasks', 'ls', '--quiet').trim() !== ''; attempt++) {
+        for (const task of ctr('tasks', 'ls', '--quiet').split('\n').filter(Boolean)) {
+          try {
+            ctr('tasks', 'delete', '--force', task);
+          } catch {
+            // still stopping
+          }
+        }
+        await wait(100);
+      }
+      await stopProcess(containerd);
+      // A shim outlives containerd by design; these are this node's (their command line names its socket).
+      try {
+        execFileSync('pkill', ['-KILL', '-f', socket]);
+      } catch {
+        // none left
+      }
+      for (let attempt = 0; attempt < 50; attempt++) {
+        try {
+          execFileSync('pgrep', ['-f', socket], { stdio: 'ignore' });
+          await wait(100);
+        } catch {
+          break;
+        }
+      }
+      for (const point of [...mountsUnder(directory), ...sysctlMounts]) execFileSync('umount', ['--lazy', point]);
+      for (const path of cgroups) removeCgroup(path);
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What the node left behind: processes, mounts and cgroups (empty after a clean stop). */
+export function nodeLeftovers(cluster: Cluster): string[] {
+  const directory = join(cluster.directory, 'node');
+  const cgroupRoot = `/${cluster.directory.split('/').at(-1)!}`;
+  const left: string[] = [];
+  try {
+    left.push(...execFileSync('pgrep', ['-af', directory], { encoding: 'utf8' }).split('\n').filter(Boolean));
+  } catch {
+    // no process
+  }
+  left.push(...mountsUnder(directory).map((point) => `mount ${point}`));
+  for (const name of Object.keys(KUBELET_SYSCTLS)) if (mountsUnder(`/proc/sys/${name}`).length > 0) left.push(`mount /proc/sys/${name}`);
+  for (const hierarchy of hierarchies()) if (existsSync(join(hierarchy, cgroupRoot))) left.push(`cgroup ${join(hierarchy, cgroupRoot)}`);
+  if (existsSync(directory)) left.push(`directory ${directory}`);
+  return left;
+}
