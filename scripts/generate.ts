@@ -1,8 +1,8 @@
 // Writes what is generated from the rules' metadata: schema/config.schema.json, the README's rule,
 // fix, option and policy tables (between their markers), and the chart's admission policies. `npm run generate` runs it; test/generated.test.ts
 // fails when a committed file differs from what this would write.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RULES } from '../rules/index.js';
 import { rulesTable } from '../src/cli/rules-command.js';
@@ -11,6 +11,9 @@ import { optionsTable } from '../src/cli/options-table.js';
 import { stringify } from 'yaml';
 import { policyDefinitions } from '../src/policies/generate.js';
 import { policyTable } from '../src/policies/coverage.js';
+import { containerTimelines } from '../src/cli/timeline-command.js';
+import { formatTimelineSvg } from '../src/report/timeline-svg.js';
+import { SourceFile } from '../src/source/source-file.js';
 
 export interface GeneratedFile {
   path: string;
@@ -37,8 +40,12 @@ export function generatedFiles(root: string): GeneratedFile[] {
         .map((policy) => stringify(policy, { lineWidth: 0 }))
         .join('---\n')}`,
     },
+    // The README's picture: `probe-lint timeline examples/shop.yaml --format svg`.
+    { path: 'docs/timeline.svg', text: formatTimelineSvg(containerTimelines(new SourceFile(EXAMPLE, readFileSync(join(root, EXAMPLE), 'utf8')), undefined)) },
   ];
 }
+
+const EXAMPLE = 'examples/shop.yaml';
 
 /** The chart's values schema with its `config` part taken from the config schema's constraints. */
 function chartValuesSchema(current: string): string {
@@ -64,6 +71,7 @@ function replaceBetween(text: string, name: string, content: string): string {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const root = join(import.meta.dirname, '../..');
   for (const file of generatedFiles(root)) {
+    mkdirSync(dirname(join(root, file.path)), { recursive: true });
     writeFileSync(join(root, file.path), file.text);
     process.stdout.write(`wrote ${file.path}\n`);
   }

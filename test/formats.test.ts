@@ -11,7 +11,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
-import { podYaml, runCli } from './helpers.js';
+import { podYaml, ROOT, runCli } from './helpers.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 
@@ -141,5 +141,19 @@ describe('--format markdown', () => {
       assert.equal(row.split(/(?<!\\)\|/).length - 2, 4, row);
     }
     assert.doesNotMatch(run.stdout, /<b>/);
+  });
+
+  it("shows, folded under each timing finding's container, that container's timeline: a table and a Mermaid chart", () => {
+    const run = runCli(['examples/shop.yaml', '--format', 'markdown'], { cwd: ROOT });
+    const folded = [...run.stdout.matchAll(/<details><summary>When the kubelet acts on ([^<]+)<\/summary>([\s\S]*?)<\/details>/g)];
+    // storefront: liveness-mirrors-readiness and timeout-not-below-period (once); cache: liveness-without-startup-probe.
+    assert.deepEqual(
+      folded.map((match) => match[1]),
+      ['Deployment/shop/storefront, container storefront', 'Deployment/shop/storefront, container cache'],
+    );
+    const timeline = JSON.parse(runCli(['timeline', 'examples/shop.yaml', '--container', 'storefront', '--format', 'json'], { cwd: ROOT }).stdout)
+      .containers[0];
+    for (const window of timeline.windows) assert.match(folded[0]![2]!, new RegExp(`\\| ${window.fromSeconds}-${window.toSeconds} s \\|`));
+    assert.match(folded[0]![2]!, /```mermaid\ngantt\n/);
   });
 });

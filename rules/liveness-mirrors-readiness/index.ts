@@ -32,6 +32,7 @@ export default defineRule({
     // Service traffic worth protecting: a liveness kill only retries its work, so the cascade this
     // rule is about cannot happen there.
     scope: { ...PROBED_CONTAINERS, longRunningOnly: true },
+    timing: true,
     fix: 'suggestion',
     policy: {
       over: 'probed',

@@ -13,6 +13,7 @@ export default defineRule<Options>({
     remediation:
       'Add a startupProbe with the liveness check whose failureThreshold × periodSeconds covers the slowest start, and set the liveness initialDelaySeconds to 0.',
     scope: PROBED_CONTAINERS,
+    timing: true,
     fix: 'suggestion',
     options: {
       defaults: { minInitialDelaySeconds: 30 },

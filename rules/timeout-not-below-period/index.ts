@@ -35,6 +35,7 @@ export default defineRule({
     summary: 'a probe whose effective timeoutSeconds is at or above its effective periodSeconds',
     remediation: 'Set timeoutSeconds below periodSeconds (for example periodSeconds − 1), or raise periodSeconds above the timeout.',
     scope: PROBED_CONTAINERS,
+    timing: true,
     fix: 'suggestion',
     policy: {
       over: 'probed',

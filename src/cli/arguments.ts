@@ -2,7 +2,7 @@
 import type { FixKind, Severity } from '../engine/rule.js';
 import { parseCommandLine, UsageError, type ParsedCommandLine } from './options.js';
 
-import { REPORT_FORMATS, type Format } from '../report/format-names.js';
+import { REPORT_FORMATS, TIMELINE_FORMATS, type Format, type TimelineFormat } from '../report/format-names.js';
 import type { RenderOptions } from '../source/read-inputs.js';
 
 export type { Format } from '../report/formats.js';
@@ -45,7 +45,7 @@ export interface TimelineArguments {
   command: 'timeline';
   paths: string[];
   container: string | undefined;
-  format: 'text' | 'json';
+  format: TimelineFormat;
   render: RenderOptions;
 }
 
@@ -132,7 +132,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         command,
         paths: positionals,
         container: string('container'),
-        format: oneOf(string('format') ?? 'text', ['text', 'json'] as const, '--format'),
+        format: oneOf(string('format') ?? 'text', TIMELINE_FORMATS, '--format'),
         render: renderOptions(string, flag, list),
       };
     case 'policies':

@@ -3,7 +3,7 @@
 // they mean and says plainly what is wrong with them.
 import { parseArgs } from 'node:util';
 import { didYouMean } from '../engine/did-you-mean.js';
-import { reportFormatsText } from '../report/format-names.js';
+import { reportFormatsText, timelineFormatsText } from '../report/format-names.js';
 
 export const COMMANDS = ['lint', 'rules', 'explain', 'timeline', 'audit', 'serve', 'policies', 'help', 'version'] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -34,7 +34,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     short: 'f',
     type: 'string',
     value: 'FORMAT',
-    description: `lint, audit: ${reportFormatsText()}; rules: text, json or markdown; timeline: text (default) or json; policies: yaml (default) or json`,
+    description: `lint, audit: ${reportFormatsText()}; rules: text, json or markdown; timeline: ${timelineFormatsText()}; policies: yaml (default) or json`,
     commands: ['lint', 'audit', 'rules', 'timeline', 'policies'],
   },
   {

@@ -3,13 +3,24 @@
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import { timelineOf } from '../model/timeline.js';
+import type { TimelineFormat } from '../report/format-names.js';
 import { formatTimelineJson, formatTimelineText, type ContainerTimeline } from '../report/timeline.js';
+import { formatTimelineMarkdown } from '../report/timeline-markdown.js';
+import { formatTimelineSvg } from '../report/timeline-svg.js';
 import { visible } from '../report/visible.js';
 import { lintDocumentsOf } from '../source/documents.js';
+import type { RenderedOrigin } from '../source/rendered.js';
 import { readInputs } from '../source/read-inputs.js';
 import { SourceFile } from '../source/source-file.js';
 import type { TimelineArguments } from './arguments.js';
 import type { CommandIo } from './context.js';
+
+const TIMELINE_FORMATTERS: Record<TimelineFormat, (timelines: readonly ContainerTimeline[]) => string> = {
+  text: formatTimelineText,
+  json: formatTimelineJson,
+  svg: formatTimelineSvg,
+  markdown: formatTimelineMarkdown,
+};
 
 export async function runTimeline(args: TimelineArguments, io: CommandIo): Promise<number> {
   const { files, problems, notices } = await readInputs(args.paths, { readStdin: io.readStdin, env: io.env, render: args.render });
@@ -23,28 +34,35 @@ export async function runTimeline(args: TimelineArguments, io: CommandIo): Promi
       io.stderr(`probe-lint: ${visible(file.path)}:${source.error.line}:${source.error.column}: invalid YAML: ${visible(source.error.reason)}\n`);
       failed = true;
     }
-    for (const document of lintDocumentsOf(source, file.rendered)) {
-      for (const resource of document.resources) {
-        for (const site of findPodSites(resource)) {
-          for (const container of site.containers) {
-            // Plain init and ephemeral containers are never probed.
-            if (container.role !== 'container' && container.role !== 'sidecar') continue;
-            if (args.container !== undefined && container.name !== args.container) continue;
-            timelines.push({
-              file: resource.origin.file,
-              resource: describeResource(identityOf(resource.object)),
-              container: container.name,
-              windows: timelineOf(container),
-            });
-          }
-        }
-      }
-    }
+    timelines.push(...containerTimelines(source, file.rendered, args.container));
   }
   if (timelines.length === 0 && args.container !== undefined) {
     io.stderr(`probe-lint: no container named "${visible(args.container)}" in the input\n`);
     return 2;
   }
-  io.stdout(args.format === 'json' ? formatTimelineJson(timelines) : formatTimelineText(timelines));
+  io.stdout(TIMELINE_FORMATTERS[args.format](timelines));
   return failed ? 2 : 0;
+}
+
+/** The timeline of every probed container of one file (only `container`'s, when given). */
+export function containerTimelines(source: SourceFile, rendered: RenderedOrigin | undefined, container?: string): ContainerTimeline[] {
+  const timelines: ContainerTimeline[] = [];
+  for (const document of lintDocumentsOf(source, rendered)) {
+    for (const resource of document.resources) {
+      for (const site of findPodSites(resource)) {
+        for (const candidate of site.containers) {
+          // Plain init and ephemeral containers are never probed.
+          if (candidate.role !== 'container' && candidate.role !== 'sidecar') continue;
+          if (container !== undefined && candidate.name !== container) continue;
+          timelines.push({
+            file: resource.origin.file,
+            resource: describeResource(identityOf(resource.object)),
+            container: candidate.name,
+            windows: timelineOf(candidate),
+          });
+        }
+      }
+    }
+  }
+  return timelines;
 }

@@ -111,6 +111,8 @@ export interface RuleMeta<Options, MessageId extends string> {
    * a pod spec or container holding one: nothing is built on a value the cluster would reject.
    */
   readsUndecodable?: true;
+  /** The rule's messages promise when the kubelet acts: reports that can draw pictures show the container's timeline beside it. */
+  timing?: true;
   /** The rule in the admission policies, or why it has none. */
   policy: RulePolicy;
 }

@@ -18,3 +18,18 @@ export const FORMAT_DESCRIPTIONS: Record<Format, string> = {
 export function reportFormatsText(): string {
   return REPORT_FORMATS.map((format) => FORMAT_DESCRIPTIONS[format]).join(', ');
 }
+
+export const TIMELINE_FORMATS = ['text', 'json', 'svg', 'markdown'] as const;
+export type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
+
+const TIMELINE_FORMAT_DESCRIPTIONS: Record<TimelineFormat, string> = {
+  text: 'text (default)',
+  json: 'json',
+  svg: 'svg (a chart)',
+  markdown: 'markdown (a table and a Mermaid chart)',
+};
+
+/** What --format takes for timeline. */
+export function timelineFormatsText(): string {
+  return TIMELINE_FORMATS.map((format) => TIMELINE_FORMAT_DESCRIPTIONS[format]).join(', ');
+}

@@ -1,6 +1,7 @@
 // `probe-lint timeline` output: per container, when the kubelet acts on its probes.
 import type { TimelineWindow } from '../model/timeline.js';
 import { windowText } from '../model/timing.js';
+import { TIMELINE_ACTION as ACTION, TIMELINE_CASE as CASE, TIMELINE_FROM as FROM } from './timeline-words.js';
 import { visible } from './visible.js';
 
 export interface ContainerTimeline {
@@ -9,25 +10,6 @@ export interface ContainerTimeline {
   container: string;
   windows: TimelineWindow[];
 }
-
-const ACTION: Record<TimelineWindow['action'], string> = {
-  restart: 'restarts the container',
-  unready: 'takes the pod out of its Services',
-  ready: 'puts the pod back in its Services',
-  'startup-restart': 'gives up and restarts the container',
-};
-
-const CASE: Record<TimelineWindow['case'], string> = {
-  'fails-fast': 'when a check fails at once',
-  hangs: 'when a check hangs until its timeout',
-  recovers: '',
-};
-
-const FROM: Record<TimelineWindow['from'], string> = {
-  failure: 'after the app starts failing',
-  recovery: 'after the app answers again',
-  'container-start': 'after the container starts',
-};
 
 /** `{"containers":[{"file","resource","container","windows":[{"probe","action","case","fromSeconds","toSeconds"}]}]}` */
 export function formatTimelineJson(timelines: readonly ContainerTimeline[]): string {

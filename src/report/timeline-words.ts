@@ -1,0 +1,21 @@
+// The words for a timeline's windows, shared by its text, markdown and SVG forms.
+import type { TimelineWindow } from '../model/timeline.js';
+
+export const TIMELINE_ACTION: Record<TimelineWindow['action'], string> = {
+  restart: 'restarts the container',
+  unready: 'takes the pod out of its Services',
+  ready: 'puts the pod back in its Services',
+  'startup-restart': 'gives up and restarts the container',
+};
+
+export const TIMELINE_CASE: Record<TimelineWindow['case'], string> = {
+  'fails-fast': 'when a check fails at once',
+  hangs: 'when a check hangs until its timeout',
+  recovers: '',
+};
+
+export const TIMELINE_FROM: Record<TimelineWindow['from'], string> = {
+  failure: 'after the app starts failing',
+  recovery: 'after the app answers again',
+  'container-start': 'after the container starts',
+};
