@@ -1,6 +1,7 @@
 // The one module rules import: the rule contract, and the model's vocabulary for probes, timing
 // and messages. A rule reads nothing else from src/ (the dependency check in .ci/run enforces it).
 export { DEFAULT_DENSE_PODS_PER_NODE, densityOf, type ClusterFacts } from './engine/cluster-facts.js';
+export { findingEvidence, RUNTIME_POLICY, type ContainerEvidence, type ProbeField } from './engine/runtime-evidence.js';
 export {
   defineRule,
   PROBED_CONTAINERS,
@@ -16,7 +17,7 @@ export {
 export { didYouMean } from './engine/did-you-mean.js';
 export { ignoreAnnotations, IGNORE_ANNOTATION } from './engine/suppression.js';
 export { describeValue, isInt32, isInt64, type DecodeIssue } from './model/decode.js';
-export { countText, failureConsequence, isDefaulted, product, secondsText } from './model/describe.js';
+export { counted, countText, failureConsequence, isDefaulted, product, quotedFromCluster, secondsText } from './model/describe.js';
 export { PROBE_NUMBER_FIELDS, probeDecodeIssues, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
 export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js';
 export { joinPointer } from './model/pointer.js';

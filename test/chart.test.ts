@@ -107,6 +107,7 @@ describe('Helm chart', () => {
       { apiGroups: [''], resources: ['services'], verbs: ['list'] },
       { apiGroups: ['apps'], resources: ['deployments', 'statefulsets', 'daemonsets'], verbs: ['list'] },
       { apiGroups: ['batch'], resources: ['jobs', 'cronjobs'], verbs: ['list'] },
+      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['list'] },
     ]);
   });
 

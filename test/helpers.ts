@@ -1,3 +1,4 @@
+import type { RuntimeEvidence } from '../src/engine/runtime-evidence.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,7 @@ export interface LintOutcome extends LintResult {
 /** Lints YAML text in-process with the real parser, engine and rules. */
 export function lintText(
   text: string,
-  options: { config?: ProbeLintConfig; cluster?: ClusterFacts; strict?: boolean; today?: string; file?: string } = {},
+  options: { config?: ProbeLintConfig; cluster?: ClusterFacts; strict?: boolean; today?: string; file?: string; evidence?: RuntimeEvidence | undefined } = {},
 ): LintOutcome {
   const config = options.config ?? {};
   const source = new SourceFile(options.file ?? 'test.yaml', text);
@@ -33,6 +34,7 @@ export function lintText(
     cluster: options.cluster ?? (config.cluster ? clusterFactsFrom(config, undefined) : unknownCluster()),
     strict: options.strict ?? false,
     ...(options.today ? { today: options.today } : {}),
+    ...(options.evidence ? { evidence: options.evidence } : {}),
   });
   const result = engine.lint(lintDocumentsOf(source));
   return { ...result, located: result.findings.map(locate), source };

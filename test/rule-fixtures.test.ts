@@ -12,6 +12,7 @@ import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { parseConfig } from '../src/engine/config-file.js';
+import { EvidenceMap, type ContainerEvidence } from '../src/engine/runtime-evidence.js';
 import type { LocatedFinding } from '../src/report/located.js';
 import { lintText, ROOT } from './helpers.js';
 
@@ -45,6 +46,23 @@ function expectationsOf(text: string): Expectation[] {
   return expectations;
 }
 
+/**
+ * `# test-evidence: {"Kind/namespace/name/container": {...}}` (in a README: `(test-evidence): {...}`) gives the runtime evidence audit would
+ * have read for those containers (the counts of src/engine/runtime-evidence.ts; unset ones are 0),
+ * over the window "1h".
+ */
+function evidenceOf(text: string): EvidenceMap | undefined {
+  const match = /test-evidence\)?: (\{.*\})/.exec(text);
+  if (!match) return undefined;
+  const evidence = new EvidenceMap('1h');
+  for (const [key, given] of Object.entries(JSON.parse(match[1]!) as Record<string, Partial<ContainerEvidence>>)) {
+    const [kind, namespace, name, container] = key.split('/') as [string, string, string, string];
+    const entry = evidence.entry({ kind, namespace: namespace || undefined, name }, container);
+    Object.assign(entry, { ...given, unhealthy: { ...entry.unhealthy, ...given.unhealthy }, lastFailure: { ...given.lastFailure } });
+  }
+  return evidence;
+}
+
 function configOf(text: string, file: string) {
   const match = /# test-config: (\{.*\})/.exec(text);
   return match ? parseConfig(match[1]!, `${file} (test-config)`) : {};
@@ -74,7 +92,7 @@ for (const rule of RULES) {
           expected.some((expectation) => expectation.rule === id),
           `fail fixture ${file} has no "# expect: ${id}" marker`,
         );
-        const { located, failures, source } = lintText(text, { config: configOf(text, file), file });
+        const { located, failures, source } = lintText(text, { config: configOf(text, file), file, evidence: evidenceOf(text) });
         assert.equal(source.error, undefined, 'the fixture parses');
         assert.deepEqual(failures, []);
         matchesSnapshot(file, located);
@@ -127,7 +145,7 @@ for (const rule of RULES) {
         `rules/${id}/README.md needs a yaml block under "## Failing" and under "## Passing"`,
       );
       for (const example of examples.failing) {
-        const { located, source } = lintText(example.manifest, { config: example.config, file: `README.md (Failing)` });
+        const { located, source } = lintText(example.manifest, { config: example.config, file: `README.md (Failing)`, evidence: evidenceOf(example.manifest) });
         assert.equal(source.error, undefined, `the Failing example parses:\n${example.manifest}`);
         assert.ok(
           located.some((finding) => finding.rule === id),
@@ -135,7 +153,7 @@ for (const rule of RULES) {
         );
       }
       for (const example of examples.passing) {
-        const { located, source } = lintText(example.manifest, { config: example.config, file: `README.md (Passing)` });
+        const { located, source } = lintText(example.manifest, { config: example.config, file: `README.md (Passing)`, evidence: evidenceOf(example.manifest) });
         assert.equal(source.error, undefined, `the Passing example parses:\n${example.manifest}`);
         assert.deepEqual(
           located.filter((finding) => finding.rule === id).map((finding) => finding.message),
@@ -148,7 +166,7 @@ for (const rule of RULES) {
     for (const file of fixtures(id, 'pass')) {
       it(`reports nothing in pass/${basename(file)}`, () => {
         const text = readFileSync(file, 'utf8');
-        const { located, failures, source, resources } = lintText(text, { config: configOf(text, file), file });
+        const { located, failures, source, resources } = lintText(text, { config: configOf(text, file), file, evidence: evidenceOf(text) });
         assert.equal(source.error, undefined, 'the fixture parses');
         assert.ok(resources > 0, 'the fixture holds Kubernetes objects');
         assert.deepEqual(failures, []);

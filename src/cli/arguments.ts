@@ -1,4 +1,5 @@
 // Typed arguments of each command, read from the parsed command line.
+import { parseWindow } from '../cluster/runtime-evidence.js';
 import type { FixKind, Severity } from '../engine/rule.js';
 import { parseCommandLine, UsageError, type ParsedCommandLine } from './options.js';
 
@@ -54,6 +55,8 @@ export interface AuditArguments extends ReportArguments {
   /** undefined: the context's namespace. */
   namespace: string | undefined;
   allNamespaces: boolean;
+  /** The runtime evidence window (--since); undefined with --no-evidence. */
+  since: { text: string; ms: number } | undefined;
 }
 
 export interface ServeArguments {
@@ -147,7 +150,17 @@ function interpret(line: ParsedCommandLine): Arguments {
     case 'audit': {
       noExtra();
       if (string('namespace') !== undefined && flag('all-namespaces')) throw new UsageError('-n/--namespace and -A/--all-namespaces exclude each other');
-      return { command, ...reportArguments(string, flag, list, values), namespace: string('namespace'), allNamespaces: flag('all-namespaces') };
+      const sinceText = string('since') ?? '1h';
+      const sinceMs = parseWindow(sinceText);
+      if (sinceMs === undefined) throw new UsageError(`--since takes a duration such as 30m, 1h, 2h30m or 7d, up to a year (got "${sinceText}")`);
+      if (flag('no-evidence') && string('since') !== undefined) throw new UsageError('--since and --no-evidence exclude each other');
+      return {
+        command,
+        ...reportArguments(string, flag, list, values),
+        namespace: string('namespace'),
+        allNamespaces: flag('all-namespaces'),
+        since: flag('no-evidence') ? undefined : { text: sinceText, ms: sinceMs },
+      };
     }
     case 'lint': {
       if (positionals.length === 0) throw new UsageError('no input: give files or directories to lint, or "-" for stdin');

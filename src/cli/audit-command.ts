@@ -2,7 +2,9 @@ import { RULES } from '../../rules/index.js';
 import { CallGuard, systemClock } from '../cluster/call-guard.js';
 import { fetchClusterFactsOnce, guardOptions } from '../cluster/cluster-access.js';
 import { KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
-import { listWorkloads } from '../cluster/workloads.js';
+import { collectEvidence } from '../cluster/runtime-evidence.js';
+import { listWorkloads, type OwnedObjects } from '../cluster/workloads.js';
+import type { RuntimeEvidence } from '../engine/runtime-evidence.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import { Engine } from '../engine/engine.js';
 import { standaloneResource } from '../model/resource.js';
@@ -27,8 +29,9 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   const namespace = args.allNamespaces ? undefined : (args.namespace ?? contextNamespace ?? 'default');
   const guard = new CallGuard({ ...guardOptions(config), failureThreshold: 1 }, systemClock, undefined, undefined);
   let objects;
+  const owned: OwnedObjects | undefined = args.since === undefined ? undefined : { pods: [], jobs: [] };
   try {
-    objects = await listWorkloads(client, guard, namespace);
+    objects = await listWorkloads(client, guard, namespace, owned);
   } catch (error) {
     io.stderr(
       `probe-lint audit: cannot read the workloads from ${visible(client.config.getCurrentCluster()?.server ?? 'the cluster')}: ${visible((error as Error).message)}\n`,
@@ -44,7 +47,16 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
       io.stderr(`probe-lint audit: warning: cannot read cluster density: ${visible((error as Error).message)}; auditing without it\n`);
     }
   }
-  const engine = new Engine(RULES, { config, cluster, strict: args.strict });
+  // What the kubelet did: the window's Events and the Pods' restart counts (one attempt, like density).
+  let evidence: RuntimeEvidence | undefined;
+  if (args.since !== undefined && owned !== undefined) {
+    try {
+      evidence = await collectEvidence(client, guard, { namespace, since: args.since, now: Date.now() }, { objects, ...owned });
+    } catch (error) {
+      io.stderr(`probe-lint audit: warning: cannot read runtime evidence (Events): ${visible((error as Error).message)}; auditing the specs only\n`);
+    }
+  }
+  const engine = new Engine(RULES, { config, cluster, strict: args.strict, ...(evidence ? { evidence } : {}) });
   const documents = objects.map((object) => ({ resources: [standaloneResource(object)] }));
-  return lintAndReport(engine, documents, { inputErrors: [], files: 0, args, io, report: io.stdout, failIfNoObjects: false });
+  return lintAndReport(engine, documents, { inputErrors: [], files: 0, args, io, report: io.stdout, failIfNoObjects: false, runtime: evidence !== undefined });
 }

@@ -1,3 +1,4 @@
+import { linkRuntimeFindings, runtimeFirst } from '../engine/runtime-causes.js';
 import { RULES } from '../../rules/index.js';
 import { Engine, type LintResult } from '../engine/engine.js';
 import { severityRank } from '../engine/finding.js';
@@ -65,10 +66,20 @@ function mayHoldObjects(text: string): boolean {
 export function lintAndReport(
   engine: Engine,
   documents: LintDocument[],
-  context: { inputErrors: InputError[]; files: number; args: ReportArguments; io: CommandIo; report: (text: string) => void; failIfNoObjects: boolean },
+  context: {
+    inputErrors: InputError[];
+    files: number;
+    args: ReportArguments;
+    io: CommandIo;
+    report: (text: string) => void;
+    failIfNoObjects: boolean;
+    /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
+    runtime?: boolean;
+  },
 ): number {
   const { inputErrors, args, io } = context;
   const result: LintResult = engine.lint(documents);
+  if (context.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
   for (const failure of result.failures) {
     const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
     const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
@@ -82,7 +93,8 @@ export function lintAndReport(
   }
   const shown = (severity: Severity) => severityRank(severity) >= severityRank(args.minSeverity);
   const visible = result.findings.filter((finding) => shown(finding.severity));
-  const findings = withoutRepeats(visible.map(locate)).sort(compareLocated);
+  const sorted = withoutRepeats(visible.map(locate)).sort(compareLocated);
+  const findings = context.runtime === true ? runtimeFirst(sorted, engine.rules) : sorted;
   const input: ReportInput = {
     findings,
     // The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too).

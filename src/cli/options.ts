@@ -164,6 +164,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     commands: ['policies'],
   },
   { name: 'all-namespaces', short: 'A', type: 'boolean', description: 'every namespace', commands: ['audit'] },
+  {
+    name: 'since',
+    type: 'string',
+    value: 'DURATION',
+    description: 'the window of runtime evidence (Events: liveness kills, failed checks), e.g. 30m, 2h, 7d (default 1h)',
+    commands: ['audit'],
+  },
+  { name: 'no-evidence', type: 'boolean', description: 'audit the specs only: read no Events or Pod statuses', commands: ['audit'] },
   { name: 'port', type: 'string', value: 'PORT', description: 'HTTPS port (default 8443)', commands: ['serve'] },
   {
     name: 'host',

@@ -5,6 +5,7 @@
 import type { KubeObject } from '../model/resource.js';
 import type { CallGuard } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
+import { podSummary, type PodSummary } from './runtime-evidence.js';
 
 const WORKLOADS = [
   { apiVersion: 'apps/v1', kind: 'Deployment', base: '/apis/apps/v1', resource: 'deployments' },
@@ -20,8 +21,18 @@ function isOwnedByController(object: KubeObject): boolean {
   return (object.metadata?.ownerReferences ?? []).some((owner) => owner.controller === true);
 }
 
-/** Lists every workload kind (paginated, each list through the guard); namespace undefined means all. */
-export async function listWorkloads(client: KubeClient, guard: CallGuard, namespace: string | undefined): Promise<KubeObject[]> {
+/** What audit keeps of the objects it does not lint, to attribute runtime evidence to the workloads it does. */
+export interface OwnedObjects {
+  pods: PodSummary[];
+  /** Jobs owned by a CronJob. */
+  jobs: KubeObject[];
+}
+
+/**
+ * Lists every workload kind (paginated, each list through the guard); namespace undefined means all.
+ * With `owned`, every Pod's summary and the CronJobs' Jobs are kept there too.
+ */
+export async function listWorkloads(client: KubeClient, guard: CallGuard, namespace: string | undefined, owned?: OwnedObjects): Promise<KubeObject[]> {
   const objects: KubeObject[] = [];
   for (const workload of WORKLOADS) {
     const path =
@@ -31,7 +42,11 @@ export async function listWorkloads(client: KubeClient, guard: CallGuard, namesp
         for (const item of items) {
           // List items carry no apiVersion and kind; the engine needs both.
           const object = { ...item, apiVersion: workload.apiVersion, kind: workload.kind };
-          if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(object)) continue;
+          if (owned !== undefined && workload.kind === 'Pod') owned.pods.push(podSummary(object));
+          if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(object)) {
+            if (owned !== undefined && workload.kind === 'Job') owned.jobs.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: object.metadata ?? {} });
+            continue;
+          }
           objects.push(object);
         }
       }),

@@ -3,6 +3,7 @@ import { effectiveProbes } from '../model/effective-probe.js';
 import { findPodSites, type ContainerRole, type ContainerSite, type PodSite } from '../model/pod-site.js';
 import { identityOf, type Resource, type ResourceIdentity } from '../model/resource.js';
 import type { ClusterFacts, ClusterFactsSource } from './cluster-facts.js';
+import type { RuntimeEvidence } from './runtime-evidence.js';
 import { ruleEnabled, ruleOptions, severityOverride, type ProbeLintConfig } from './config.js';
 import type { Finding, SuppressedFinding } from './finding.js';
 import { formatMessage, type AnyRule, type ContainerContext, type Report, type Severity } from './rule.js';
@@ -17,6 +18,8 @@ export interface EngineOptions {
   strict?: boolean;
   /** YYYY-MM-DD used to expire config exemptions; today by default. */
   today?: string;
+  /** What the kubelet did, per container (audit only): the runtime rules read it. */
+  evidence?: RuntimeEvidence;
 }
 
 export interface RuleFailure {
@@ -160,6 +163,8 @@ export class Engine {
       options: undefined,
       cluster,
       run,
+      evidence: this.options.evidence?.forContainer(identity, container.name),
+      evidenceWindow: this.options.evidence?.window,
       report: (report) => this.record(current, target, report, result),
     };
     for (const active of rules) {
@@ -199,6 +204,7 @@ export class Engine {
       finding.fixKind = meta.fix;
     }
     if (report.position !== undefined) finding.position = report.position;
+    if (report.evidence !== undefined) finding.evidence = report.evidence;
 
     const subject: SuppressionSubject = { rule: finding.rule, identity: target.identity, container: target.container, metadata: target.metadata };
     const verdict = this.judging.judge(subject);

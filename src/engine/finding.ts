@@ -1,3 +1,4 @@
+import type { FindingEvidence } from './runtime-evidence.js';
 import type { Position } from '../model/position.js';
 import type { Resource, ResourceIdentity } from '../model/resource.js';
 import type { FixKind, PatchOperation, Severity } from './rule.js';
@@ -23,6 +24,10 @@ export interface Finding {
   fixKind?: FixKind;
   /** Set when the finding is about source text rather than a field. */
   position?: Position;
+  /** A runtime finding's evidence: what the kubelet did (audit). */
+  evidence?: FindingEvidence;
+  /** A runtime finding's likely causes: the static findings on the same container (audit). */
+  causes?: { rule: string; messageId: string }[];
 }
 
 export interface Suppression {

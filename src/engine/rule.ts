@@ -6,6 +6,7 @@ import type { ContainerRole, ContainerSite, PodSite } from '../model/pod-site.js
 import type { Position } from '../model/position.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import type { RunFacts } from './run-facts.js';
+import type { ContainerEvidence, FindingEvidence } from './runtime-evidence.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -111,6 +112,8 @@ export interface RuleMeta<Options, MessageId extends string> {
    * a pod spec or container holding one: nothing is built on a value the cluster would reject.
    */
   readsUndecodable?: true;
+  /** The rule reads runtime evidence (audit only): its findings come first, with the static findings on the same container as their likely cause. */
+  readsEvidence?: true;
   /** The rule's messages promise when the kubelet acts: reports that can draw pictures show the container's timeline beside it. */
   timing?: true;
   /** The rule in the admission policies, or why it has none. */
@@ -126,6 +129,8 @@ export interface Report<MessageId extends string> {
   fix?: PatchOperation[];
   /** Exact position when the finding is about source text rather than a field (duplicate keys). */
   position?: Position;
+  /** What the kubelet did, for a runtime finding: printed by --format json. */
+  evidence?: FindingEvidence;
 }
 
 export interface PodSiteContext<MessageId extends string> {
@@ -148,6 +153,10 @@ export interface ContainerContext<Options, MessageId extends string> {
   options: Options;
   cluster: ClusterFacts;
   run: RunFacts;
+  /** What the kubelet did with this container's probes (audit only; undefined elsewhere). */
+  evidence: ContainerEvidence | undefined;
+  /** The window the evidence covers, e.g. "1h" (audit only). */
+  evidenceWindow: string | undefined;
   report: (report: Report<MessageId>) => void;
 }
 

@@ -34,3 +34,14 @@ export function failureConsequence(probe: Pick<EffectiveProbe, 'type'>, restartP
   const who = probe.type === 'liveness' ? 'a failing container' : 'a container that has not started';
   return restartPolicy === 'Never' ? `${who} is killed and, with restartPolicy Never, not restarted` : `${who} is killed and restarted`;
 }
+
+/** "1 time", "14 times": a count with its noun. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}
+
+/** Text the cluster wrote (an event's message), quoted for a message: one line, control characters dropped, at most 160 characters. */
+export function quotedFromCluster(text: string): string {
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
+  return `"${line.length > 160 ? `${line.slice(0, 157)}...` : line}"`;
+}

@@ -33,5 +33,7 @@ function toJson(finding: LocatedFinding): Record<string, unknown> {
   };
   if (finding.rendered !== undefined) json.rendered = finding.rendered;
   if (finding.fix !== undefined) json.fix = finding.fix;
+  if (finding.evidence !== undefined) json.evidence = finding.evidence;
+  if (finding.causes !== undefined) json.causes = finding.causes;
   return json;
 }

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { runCliAsync } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { APP_IMAGE, nodeLeftovers, nodeUnavailable, startNode, type Node } from './node.js';
+import { appPodSpec, nodeLeftovers, nodeUnavailable, setHealth, startNode, type Node } from './node.js';
 
 // The kubelet acts on its own timers: a kill reaches the app a few ms after the decision, and the
 // API shows a status change 12-43 ms after the kubelet made it (measured); polling adds its interval.
@@ -61,33 +61,10 @@ after(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A Pod of the test app on the node, its probes aimed at the app's port; written where the CLI can read it. */
+/** A Pod of the test app on the node, written where the CLI can read it. */
 function appPod(name: string, probes: Record<string, unknown>, env: Record<string, string> = {}): { file: string; port: number } {
   const port = nextPort++;
-  const aim = (probe: any) => (probe?.httpGet ? { ...probe, httpGet: { ...probe.httpGet, port } } : probe);
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      nodeName: node.name,
-      hostNetwork: true,
-      automountServiceAccountToken: false,
-      terminationGracePeriodSeconds: 5,
-      containers: [
-        {
-          name: 'app',
-          image: APP_IMAGE,
-          imagePullPolicy: 'Never',
-          ports: [{ containerPort: port }],
-          env: Object.entries({ PORT: String(port), LOG: `/shared/${name}.jsonl`, ...env }).map(([key, value]) => ({ name: key, value })),
-          volumeMounts: [{ name: 'shared', mountPath: '/shared' }],
-          ...Object.fromEntries(Object.entries(probes).map(([key, probe]) => [key, aim(probe)])),
-        },
-      ],
-      volumes: [{ name: 'shared', hostPath: { path: node.shared } }],
-    },
-  };
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: appPodSpec(node, { port, log: name, probes, env }) };
   const file = join(cluster.directory, `${name}.yaml`);
   writeFileSync(file, stringify(pod));
   return { file, port };
@@ -140,13 +117,6 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 
 const firstEvent = (name: string, match: (event: AppEvent) => boolean, after = 0) =>
   until(`${name}: an event`, () => events(name).find((event) => event.t >= after && match(event)));
-
-/** Switches the app's health; the app's own time of the switch (ms), the onset everything is measured from. */
-async function setHealth(port: number, health: 'ok' | 'fail' | 'hang'): Promise<number> {
-  const reply = await fetch(`http://127.0.0.1:${port}/health/${health}`, { method: 'POST' });
-  assert.equal(reply.status, 200);
-  return Number((await reply.text()).trim());
-}
 
 async function podStatus(name: string): Promise<any> {
   return (await cluster.api('GET', `/api/v1/namespaces/default/pods/${name}`)).json.status ?? {};

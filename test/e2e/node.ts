@@ -249,3 +249,39 @@ export function nodeLeftovers(cluster: Cluster): string[] {
   if (existsSync(directory)) left.push(`directory ${directory}`);
   return left;
 }
+
+/**
+ * The pod spec of the test app on the node: hostNetwork on its own `port`, its probes' httpGet aimed
+ * at that port, its event log in the node's shared directory as <log>.jsonl.
+ */
+export function appPodSpec(
+  node: Node,
+  options: { port: number; log: string; probes: Record<string, unknown>; env?: Record<string, string> },
+): Record<string, unknown> {
+  const aim = (probe: any) => (probe?.httpGet ? { ...probe, httpGet: { ...probe.httpGet, port: options.port } } : probe);
+  return {
+    nodeName: node.name,
+    hostNetwork: true,
+    automountServiceAccountToken: false,
+    terminationGracePeriodSeconds: 5,
+    containers: [
+      {
+        name: 'app',
+        image: APP_IMAGE,
+        imagePullPolicy: 'Never',
+        ports: [{ containerPort: options.port }],
+        env: Object.entries({ PORT: String(options.port), LOG: `/shared/${options.log}.jsonl`, ...options.env }).map(([name, value]) => ({ name, value })),
+        volumeMounts: [{ name: 'shared', mountPath: '/shared' }],
+        ...Object.fromEntries(Object.entries(options.probes).map(([key, probe]) => [key, aim(probe)])),
+      },
+    ],
+    volumes: [{ name: 'shared', hostPath: { path: node.shared } }],
+  };
+}
+
+/** Switches the test app's health; the app's own time of the switch (ms since the epoch). */
+export async function setHealth(port: number, health: 'ok' | 'fail' | 'hang' | 'slow'): Promise<number> {
+  const reply = await fetch(`http://127.0.0.1:${port}/health/${health}`, { method: 'POST' });
+  if (reply.status !== 200) throw new Error(`the app on port ${port} answered ${reply.status} to its health switch`);
+  return Number((await reply.text()).trim());
+}

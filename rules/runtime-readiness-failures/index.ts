@@ -1,0 +1,40 @@
+import { counted, defineRule, findingEvidence, PROBED_CONTAINERS, quotedFromCluster, RUNTIME_POLICY } from '../../src/rule-api.js';
+
+export default defineRule({
+  meta: {
+    id: 'runtime-readiness-failures',
+    severity: 'info',
+    summary: 'readiness checks failed: Pods left their Services (audit: runtime evidence)',
+    remediation:
+      'If the app was shedding load, readiness did its job; if not, find why the check fails (the message quotes the last failure), since every failureThreshold failures in a row take a Pod out of its Services.',
+    scope: PROBED_CONTAINERS,
+    readsEvidence: true,
+    policy: RUNTIME_POLICY,
+    messages: {
+      failures: {
+        short: 'readiness of container {container} failed {failures} in the last {window} across {pods}',
+        long:
+          'the readinessProbe of container {container} failed {failures} in the last {window}, across {pods}{last}: every failureThreshold failures in a row take a Pod ' +
+          'out of its Services until it answers again (the kubelet also checks once more whenever a Pod turns not ready, so the count runs a little above the thresholds). ' +
+          'If the app was shedding load, readiness did its job; if not, find why the check fails.',
+      },
+    },
+  },
+  checkContainer({ container, evidence, evidenceWindow, probe, report }) {
+    // With liveness kills, runtime-liveness-restarts says this too.
+    if (evidence === undefined || evidence.unhealthy.readinessProbe === 0 || evidence.livenessKills > 0) return;
+    const last = evidence.lastFailure.readinessProbe;
+    report({
+      messageId: 'failures',
+      data: {
+        container: container.name,
+        failures: counted(evidence.unhealthy.readinessProbe, 'time'),
+        window: evidenceWindow ?? 'window',
+        pods: counted(evidence.pods, 'Pod'),
+        last: last === undefined ? '' : ` (the last failure: ${quotedFromCluster(last)})`,
+      },
+      pointer: probe('readiness')?.pointer ?? container.pointer,
+      evidence: findingEvidence(evidence),
+    });
+  },
+});

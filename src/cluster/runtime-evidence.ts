@@ -1,0 +1,215 @@
+// Runtime evidence for `probe-lint audit`: what the kubelet did with each container's probes, read
+// from the Pods' statuses (restartCount) and the Events of the window (events.k8s.io/v1, paged):
+// `Unhealthy` per probe, `Killing` for a failed liveness or startup probe, `BackOff`. Each is
+// attributed to the workload that owns the Pod — a Deployment's evidence is one entry, not one per
+// Pod — so the engine's rules can read it beside the workload's spec. Only counts and the latest
+// failure message per probe are kept: memory follows workloads, not Pods or Events.
+import { EvidenceMap, type ProbeField } from '../engine/runtime-evidence.js';
+import type { KubeObject } from '../model/resource.js';
+import type { CallGuard } from './call-guard.js';
+import type { KubeClient } from './kube-client.js';
+
+/** What audit keeps of each Pod: where it belongs and its containers' restart counts. */
+export interface PodSummary {
+  namespace: string;
+  name: string;
+  owner: { kind: string; name: string } | undefined;
+  templateHash: string | undefined;
+  restarts: { name: string; restartCount: number }[];
+}
+
+export function podSummary(pod: KubeObject): PodSummary {
+  const metadata = pod.metadata ?? {};
+  const owner = (metadata.ownerReferences ?? []).find((reference) => reference.controller === true);
+  const status = (pod as { status?: { containerStatuses?: unknown; initContainerStatuses?: unknown } }).status;
+  const statuses = [status?.containerStatuses, status?.initContainerStatuses].flatMap((list) => (Array.isArray(list) ? (list as unknown[]) : []));
+  return {
+    namespace: metadata.namespace ?? '',
+    name: metadata.name ?? '',
+    owner: owner && typeof owner.kind === 'string' && typeof owner.name === 'string' ? { kind: owner.kind, name: owner.name } : undefined,
+    templateHash: typeof metadata.labels?.['pod-template-hash'] === 'string' ? metadata.labels['pod-template-hash'] : undefined,
+    restarts: statuses.flatMap((entry) => {
+      const { name, restartCount } = (entry ?? {}) as { name?: unknown; restartCount?: unknown };
+      return typeof name === 'string' && typeof restartCount === 'number' && Number.isFinite(restartCount) ? [{ name, restartCount }] : [];
+    }),
+  };
+}
+
+interface WorkloadRef {
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** Resolves a Pod to the audited workload that owns it (Deployment through its ReplicaSet, CronJob through its Job). */
+export class Owners {
+  private readonly workloads = new Set<string>();
+  private readonly jobOwners = new Map<string, string>();
+  private readonly pods = new Map<string, PodSummary>();
+
+  constructor(objects: readonly KubeObject[], jobs: readonly KubeObject[], pods: readonly PodSummary[]) {
+    for (const object of objects) this.workloads.add(`${object.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`);
+    for (const job of jobs) {
+      const owner = (job.metadata?.ownerReferences ?? []).find((reference) => reference.controller === true && reference.kind === 'CronJob');
+      if (owner?.name) this.jobOwners.set(`${job.metadata?.namespace ?? ''}/${job.metadata?.name ?? ''}`, owner.name);
+    }
+    for (const pod of pods) this.pods.set(`${pod.namespace}/${pod.name}`, pod);
+  }
+
+  private audited(kind: string, namespace: string, name: string): WorkloadRef | undefined {
+    return this.workloads.has(`${kind}/${namespace}/${name}`) ? { kind, namespace, name } : undefined;
+  }
+
+  /** The workload of a Pod; for a Pod that is gone, guessed from its name the way controllers name Pods. */
+  of(namespace: string, podName: string): WorkloadRef | undefined {
+    const pod = this.pods.get(`${namespace}/${podName}`);
+    if (pod === undefined) return this.guess(namespace, podName);
+    const owner = pod.owner;
+    if (owner === undefined) return this.audited('Pod', namespace, podName);
+    if (owner.kind === 'ReplicaSet') {
+      // A Deployment's ReplicaSet is named <deployment>-<pod-template-hash>.
+      const suffix = pod.templateHash === undefined ? undefined : `-${pod.templateHash}`;
+      return suffix !== undefined && owner.name.endsWith(suffix) ? this.audited('Deployment', namespace, owner.name.slice(0, -suffix.length)) : undefined;
+    }
+    if (owner.kind === 'Job') {
+      const cronJob = this.jobOwners.get(`${namespace}/${owner.name}`);
+      return cronJob === undefined ? this.audited('Job', namespace, owner.name) : this.audited('CronJob', namespace, cronJob);
+    }
+    return this.audited(owner.kind, namespace, owner.name);
+  }
+
+  /** <deployment>-<hash>-<id>, <statefulset>-<ordinal>, <daemonset>-<id>, <job>-<id>: the longest audited prefix wins. */
+  private guess(namespace: string, podName: string): WorkloadRef | undefined {
+    const parts = podName.split('-');
+    for (let cut = 1; cut <= Math.min(2, parts.length - 1); cut++) {
+      const prefix = parts.slice(0, -cut).join('-');
+      for (const kind of cut === 2 ? ['Deployment'] : ['StatefulSet', 'DaemonSet', 'Job']) {
+        const found = this.audited(kind, namespace, prefix);
+        if (found) return found;
+      }
+    }
+    return this.audited('Pod', namespace, podName);
+  }
+}
+
+/** The parts of an events.k8s.io/v1 Event read here (the kubelet's core/v1 Events read the same way). */
+interface KubeEvent {
+  reason?: string;
+  note?: string;
+  regarding?: { kind?: string; namespace?: string; name?: string; fieldPath?: string };
+  series?: { count?: number; lastObservedTime?: string };
+  deprecatedCount?: number;
+  deprecatedLastTimestamp?: string;
+  eventTime?: string;
+  metadata?: { namespace?: string; creationTimestamp?: string };
+}
+
+const PROBE_OF_WORD: Record<string, ProbeField> = { Liveness: 'livenessProbe', Readiness: 'readinessProbe', Startup: 'startupProbe' };
+
+/** How many times an event happened: its series count, else its deprecated count, else once. */
+function occurrences(event: KubeEvent): number {
+  const count = event.series?.count ?? event.deprecatedCount ?? 1;
+  return Number.isInteger(count) && count > 0 ? Math.min(count, 1_000_000) : 1;
+}
+
+/** When it last happened, in epoch ms (NaN when the event says nothing usable). */
+function lastSeen(event: KubeEvent): number {
+  return Date.parse(event.series?.lastObservedTime ?? event.deprecatedLastTimestamp ?? event.eventTime ?? event.metadata?.creationTimestamp ?? '');
+}
+
+/** `spec.containers{app}` → app. */
+function containerOf(fieldPath: string | undefined): string | undefined {
+  return /^spec\.(?:initContainers|containers|ephemeralContainers)\{([^}]+)\}$/.exec(fieldPath ?? '')?.[1];
+}
+
+/** Adds one event to the evidence; false when it is not about a probe of an audited workload's container. */
+export function addEvent(evidence: EvidenceMap, owners: Owners, event: KubeEvent, sinceMs: number): boolean {
+  const reason = event.reason;
+  if (reason !== 'Unhealthy' && reason !== 'Killing' && reason !== 'BackOff') return false;
+  if (event.regarding?.kind !== 'Pod' || !(lastSeen(event) >= sinceMs)) return false;
+  const container = containerOf(event.regarding.fieldPath);
+  const namespace = event.regarding.namespace ?? event.metadata?.namespace ?? '';
+  const workload = container === undefined || event.regarding.name === undefined ? undefined : owners.of(namespace, event.regarding.name);
+  if (workload === undefined || container === undefined) return false;
+  // After ten different messages for one container in ten minutes, the kubelet's event correlator
+  // combines them: the count is then the combined event's, the message its latest one's.
+  const note = (typeof event.note === 'string' ? event.note : '').replace(/^\(combined from similar events\): /, '');
+  const count = occurrences(event);
+  if (reason === 'Unhealthy') {
+    const probe = PROBE_OF_WORD[note.split(' ', 1)[0] ?? ''];
+    if (probe === undefined) return false;
+    const entry = evidence.entry(workload, container);
+    entry.unhealthy[probe] += count;
+    entry.lastFailure[probe] = note;
+    return true;
+  }
+  // Killing is also "Stopping container app" (a deletion): only a failed probe counts.
+  const kill =
+    reason === 'Killing' ? (/failed liveness probe/.test(note) ? 'livenessKills' : /failed startup probe/.test(note) ? 'startupKills' : undefined) : 'backOff';
+  if (kill === undefined) return false;
+  evidence.entry(workload, container)[kill] += count;
+  return true;
+}
+
+/** Which Pods each workload's evidence came from: counted once each, whether seen by status or event. */
+class PodsSeen {
+  private readonly seen = new Map<string, Set<string>>();
+  add(workload: WorkloadRef, container: string, pod: string): void {
+    const key = `${workload.kind}/${workload.namespace}/${workload.name}\u0000${container}`;
+    let pods = this.seen.get(key);
+    if (pods === undefined) this.seen.set(key, (pods = new Set()));
+    pods.add(pod);
+  }
+  apply(evidence: EvidenceMap): void {
+    for (const [key, pods] of this.seen) {
+      const entry = evidence.entries.get(key);
+      if (entry !== undefined) entry.pods = pods.size;
+    }
+  }
+}
+
+/**
+ * Reads the window's Events (through the guard, by pages) and adds them and the Pods' restart counts
+ * to the evidence of the workloads that own them.
+ */
+export async function collectEvidence(
+  client: KubeClient,
+  guard: CallGuard,
+  scope: { namespace: string | undefined; since: { text: string; ms: number }; now: number },
+  workloads: { objects: readonly KubeObject[]; jobs: readonly KubeObject[]; pods: readonly PodSummary[] },
+): Promise<EvidenceMap> {
+  const evidence = new EvidenceMap(scope.since.text);
+  const owners = new Owners(workloads.objects, workloads.jobs, workloads.pods);
+  const seen = new PodsSeen();
+  for (const pod of workloads.pods) {
+    const workload = owners.of(pod.namespace, pod.name);
+    if (workload === undefined) continue;
+    for (const { name, restartCount } of pod.restarts) {
+      evidence.entry(workload, name).restartCount += restartCount;
+      seen.add(workload, name, pod.name);
+    }
+  }
+  const sinceMs = scope.now - scope.since.ms;
+  const path =
+    scope.namespace === undefined ? '/apis/events.k8s.io/v1/events' : `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(scope.namespace)}/events`;
+  await guard.run('list events', (signal) =>
+    client.listPaged<KubeEvent>(path, { fieldSelector: 'regarding.kind=Pod' }, signal, (events) => {
+      for (const event of events) {
+        if (!addEvent(evidence, owners, event, sinceMs)) continue;
+        const container = containerOf(event.regarding?.fieldPath)!;
+        seen.add(owners.of(event.regarding?.namespace ?? event.metadata?.namespace ?? '', event.regarding!.name!)!, container, event.regarding!.name!);
+      }
+    }),
+  );
+  seen.apply(evidence);
+  return evidence;
+}
+
+/** "30s", "15m", "1h", "2h30m", "7d" → milliseconds; undefined when it is not such a duration. */
+export function parseWindow(text: string): number | undefined {
+  const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
+  if (!match || text === '') return undefined;
+  const [days, hours, minutes, seconds] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number];
+  const ms = (((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000;
+  return ms > 0 && ms <= 366 * 24 * 3600 * 1000 ? ms : undefined;
+}

@@ -1,0 +1,85 @@
+// What the kubelet did with a container's probes, as the API server recorded it (Events and Pod
+// statuses, read by `probe-lint audit`), summed over a workload's Pods within a window. Rules read it
+// like cluster facts; for files and admission there is none, and the runtime rules stay silent.
+import type { ResourceIdentity } from '../model/resource.js';
+
+export type ProbeField = 'livenessProbe' | 'readinessProbe' | 'startupProbe';
+
+export interface ContainerEvidence {
+  /** The workload's Pods seen now (their statuses) or named by an event in the window. */
+  pods: number;
+  /** Sum of the container's restartCount over the workload's current Pods (all time, not the window). */
+  restartCount: number;
+  /** Killing events "failed liveness probe, will be restarted" in the window, with their counts. */
+  livenessKills: number;
+  /** Killing events "failed startup probe, will be restarted" in the window. */
+  startupKills: number;
+  /** Unhealthy events per probe in the window (failed and errored checks), with their counts. */
+  unhealthy: Record<ProbeField, number>;
+  /** BackOff events (the kubelet holding a restart back: CrashLoopBackOff) in the window. */
+  backOff: number;
+  /** The latest Unhealthy message per probe, e.g. `Get "http://…": context deadline exceeded`. */
+  lastFailure: Partial<Record<ProbeField, string>>;
+}
+
+/** What a runtime finding carries in --format json. */
+export type FindingEvidence = Omit<ContainerEvidence, 'lastFailure'>;
+
+export interface RuntimeEvidence {
+  /** The window, e.g. "1h", as the user gave it. */
+  window: string;
+  forContainer(identity: ResourceIdentity, container: string): ContainerEvidence | undefined;
+}
+
+export function emptyEvidence(): ContainerEvidence {
+  return {
+    pods: 0,
+    restartCount: 0,
+    livenessKills: 0,
+    startupKills: 0,
+    unhealthy: { livenessProbe: 0, readinessProbe: 0, startupProbe: 0 },
+    backOff: 0,
+    lastFailure: {},
+  };
+}
+
+/** The workload evidence is filed under (a ResourceIdentity without its apiVersion). */
+export interface WorkloadName {
+  kind: string;
+  namespace?: string | undefined;
+  name?: string | undefined;
+}
+
+/** The key evidence is filed under: kind/namespace/name and container. */
+export function evidenceKey(identity: WorkloadName, container: string): string {
+  return `${identity.kind}/${identity.namespace ?? ''}/${identity.name ?? ''}\u0000${container}`;
+}
+
+/** Evidence held in a map by evidenceKey: what audit collects, and what rule fixtures give. */
+export class EvidenceMap implements RuntimeEvidence {
+  readonly entries = new Map<string, ContainerEvidence>();
+  constructor(readonly window: string) {}
+
+  forContainer(identity: ResourceIdentity, container: string): ContainerEvidence | undefined {
+    return this.entries.get(evidenceKey(identity, container));
+  }
+
+  /** The entry for a container, created empty on first use. */
+  entry(identity: WorkloadName, container: string): ContainerEvidence {
+    const key = evidenceKey(identity, container);
+    let found = this.entries.get(key);
+    if (found === undefined) this.entries.set(key, (found = emptyEvidence()));
+    return found;
+  }
+}
+
+/** The evidence a runtime finding carries (everything but the quoted messages). */
+export function findingEvidence(evidence: ContainerEvidence): FindingEvidence {
+  const { lastFailure: _lastFailure, ...counts } = evidence;
+  return { ...counts, unhealthy: { ...counts.unhealthy } };
+}
+
+/** Rules that read runtime evidence have no CEL form: the evidence lives in the cluster, not in the object. */
+export const RUNTIME_POLICY = {
+  notExpressible: 'Runtime evidence (Events, Pod statuses) is not part of the object admitted: probe-lint audit reads it from the cluster.',
+} as const;

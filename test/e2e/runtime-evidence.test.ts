@@ -1,0 +1,136 @@
+// probe-lint audit's runtime evidence, produced by a real kubelet: a Deployment whose liveness
+// mirrors its readiness, made slow so that the kubelet kills it at least twice, and a healthy one.
+// audit (as the chart's ServiceAccount, with only its RBAC) must report the kills and the failed
+// checks with the counts the Events hold, attributed to the Deployment and to liveness, tied to the
+// static finding on the same container, first in the output — and nothing for the healthy one.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { runCliAsync } from '../helpers.js';
+import { startCluster, type Cluster } from './cluster.js';
+import { installChartWithoutWebhooks, renderChart, serviceAccountKubeconfig } from './install.js';
+import { appPodSpec, nodeLeftovers, nodeUnavailable, setHealth, startNode, type Node } from './node.js';
+
+const unavailable = nodeUnavailable();
+if (unavailable !== undefined && process.env.CI !== undefined) throw new Error(`the real-node suite cannot run: ${unavailable}`);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SLOW_PORT = 18200;
+const HEALTHY_PORT = 18201;
+
+let cluster: Cluster;
+let node: Node;
+before(async () => {
+  if (unavailable !== undefined) return;
+  cluster = await startCluster();
+  node = await startNode(cluster);
+  await installChartWithoutWebhooks(cluster, renderChart(['rbac.audit=true']));
+});
+after(async () => {
+  if (unavailable !== undefined) return;
+  await node?.stop();
+  const left = nodeLeftovers(cluster);
+  await cluster?.stop();
+  assert.deepEqual(left, []);
+});
+
+function deployment(name: string, spec: Record<string, unknown>) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default' },
+    spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } },
+  };
+}
+
+const check = { httpGet: { path: '/check/health' }, periodSeconds: 2, failureThreshold: 3, timeoutSeconds: 1 };
+
+interface CoreEvent {
+  reason: string;
+  message: string;
+  count?: number;
+  involvedObject: { kind: string; name: string; fieldPath?: string };
+}
+
+/** The kubelet's Events about the Pods of `prefix`, through the core API (audit reads events.k8s.io). */
+async function eventsOf(prefix: string): Promise<CoreEvent[]> {
+  const reply = await cluster.api('GET', '/api/v1/namespaces/default/events');
+  return (reply.json.items as CoreEvent[]).filter((event) => event.involvedObject.kind === 'Pod' && event.involvedObject.name.startsWith(`${prefix}-`));
+}
+
+const total = (events: CoreEvent[], match: (event: CoreEvent) => boolean) => events.filter(match).reduce((sum, event) => sum + (event.count ?? 1), 0);
+
+describe('audit reads what the kubelet did', { skip: unavailable }, () => {
+  it("reports the liveness kills and failed checks of a slow Deployment with the Events' counts, the likely cause, first; nothing for a healthy one", async () => {
+    const slow = deployment(
+      'slow',
+      appPodSpec(node, { port: SLOW_PORT, log: 'slow', probes: { livenessProbe: check, readinessProbe: check }, env: { HEALTH: 'slow', SLOW_MS: '3000' } }),
+    );
+    const healthy = deployment('healthy', appPodSpec(node, { port: HEALTHY_PORT, log: 'healthy', probes: { livenessProbe: check, readinessProbe: check } }));
+    const applied = await cluster.kubectl(['apply', '-f', '-'], { input: [slow, healthy].map((object) => JSON.stringify(object)).join('\n') });
+    assert.equal(applied.code, 0, applied.stderr);
+
+    // At least two kills, then the app answers again so that the counts stop moving.
+    for (
+      let waited = 0;
+      total(await eventsOf('slow'), (event) => event.reason === 'Killing' && /failed liveness probe/.test(event.message)) < 2;
+      waited += 500
+    ) {
+      if (waited > 120_000) assert.fail(`no second liveness kill: ${JSON.stringify(await eventsOf('slow'))}`);
+      await sleep(500);
+    }
+    for (let waited = 0; ; waited += 200) {
+      const answered = await setHealth(SLOW_PORT, 'ok').then(
+        () => true,
+        () => false,
+      );
+      if (answered) break;
+      if (waited > 60_000) assert.fail('the restarted app never came back to be told it is healthy');
+      await sleep(200);
+    }
+    await sleep(3_000); // checks in flight end, and their events are written
+
+    const events = await eventsOf('slow');
+    const kubeconfig = await serviceAccountKubeconfig(cluster);
+    const audit = await runCliAsync(['audit', '-A', '--kubeconfig', kubeconfig, '--format', 'json', '--fail-on', 'never', '--since', '30m']);
+    assert.equal(audit.code, 0, audit.stderr);
+    assert.equal(audit.stderr, '');
+    assert.deepEqual(await eventsOf('slow'), events, 'no event changed while audit ran');
+    const findings = JSON.parse(audit.stdout).findings as any[];
+
+    const restarts = findings.filter((finding) => finding.rule === 'runtime-liveness-restarts');
+    assert.equal(restarts.length, 1, JSON.stringify(findings.map((finding) => finding.rule)));
+    const [finding] = restarts;
+    assert.deepEqual([finding.resource.kind, finding.resource.name, finding.container], ['Deployment', 'slow', 'app']);
+    assert.equal(findings[0], finding, 'the runtime finding comes first');
+    const unhealthy = (word: string) => total(events, (event) => event.reason === 'Unhealthy' && event.message.startsWith(`${word} probe`));
+    assert.deepEqual(finding.evidence.unhealthy, { livenessProbe: unhealthy('Liveness'), readinessProbe: unhealthy('Readiness'), startupProbe: 0 });
+    assert.equal(
+      finding.evidence.livenessKills,
+      total(events, (event) => event.reason === 'Killing' && /failed liveness probe/.test(event.message)),
+    );
+    assert.ok(finding.evidence.livenessKills >= 2);
+    assert.equal(finding.evidence.pods, 1);
+    const pods = (await cluster.api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dslow')).json.items as any[];
+    assert.equal(finding.evidence.restartCount, pods[0].status.containerStatuses[0].restartCount);
+    assert.ok(finding.evidence.restartCount >= 2);
+    assert.ok(
+      finding.causes.some((cause: { rule: string }) => cause.rule === 'liveness-mirrors-readiness'),
+      'tied to the static finding on the same container',
+    );
+    assert.match(finding.message, /The likely cause, found on this container's spec: liveness-mirrors-readiness/);
+    assert.match(finding.message, /context deadline exceeded/, 'the last failure is quoted');
+
+    // What a user reads: the same, first in the text report.
+    const text = await runCliAsync(['audit', '-A', '--kubeconfig', kubeconfig, '--fail-on', 'never', '--since', '30m', '--min-severity', 'warning']);
+    assert.match(
+      text.stdout.split('\n').find((line) => line.startsWith('  '))!,
+      /^ {2}Deployment\/default\/slow +warning +runtime-liveness-restarts /,
+    );
+
+    assert.deepEqual(
+      findings.filter((candidate) => candidate.resource.name === 'healthy' && candidate.rule.startsWith('runtime-')),
+      [],
+      'nothing runtime for the healthy Deployment',
+    );
+  });
+});

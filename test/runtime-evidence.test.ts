@@ -1,0 +1,218 @@
+// probe-lint audit's runtime evidence against a local API server speaking the list wire format: Events
+// and Pod statuses attributed to the workloads that own the Pods (a Deployment through its
+// ReplicaSet, a CronJob through its Job, a Pod that is gone by its name), counted by their series
+// and deprecated counts within the window, and reported first with their likely causes. The real
+// kubelet's Events are read the same way in test/e2e/runtime-evidence.test.ts.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parseWindow } from '../src/cluster/runtime-evidence.js';
+import { container, deployment } from './admission.js';
+import { FakeApiServer, nodes } from './fake-apiserver.js';
+import { runCliAsync } from './helpers.js';
+import { makeTestPki } from './tls.js';
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+const owned = (kind: string, name: string) => [{ apiVersion: 'v1', kind, name, uid: 'u', controller: true }];
+const regarding = (pod: string, name = 'web') => ({ kind: 'Pod', namespace: 'shop', name: pod, fieldPath: `spec.containers{${name}}` });
+
+// liveness runs readiness's check: the static finding the runtime one names as its likely cause.
+const mirrored = () =>
+  container(
+    'web',
+    { livenessProbe: { httpGet: { path: '/health', port: 80 } }, readinessProbe: { httpGet: { path: '/health', port: 80 } } },
+    { ports: [{ containerPort: 80 }] },
+  );
+
+describe('audit with runtime evidence', () => {
+  let api: FakeApiServer;
+  let kubeconfig: string;
+  before(async () => {
+    api = new FakeApiServer(makeTestPki());
+    await api.start();
+    api.set('/api/v1/nodes', nodes(1));
+    api.set('/api/v1/services', []);
+    api.set('/apis/apps/v1/deployments', [deployment([mirrored()], { namespace: 'shop', name: 'web' })]);
+    api.set('/apis/apps/v1/statefulsets', [
+      {
+        metadata: { name: 'db', namespace: 'shop' },
+        spec: { template: { spec: { containers: [container('db', { livenessProbe: { tcpSocket: { port: 5432 } } })] } } },
+      },
+    ]);
+    api.set('/apis/apps/v1/daemonsets', []);
+    api.set('/apis/batch/v1/cronjobs', [
+      {
+        metadata: { name: 'nightly', namespace: 'shop' },
+        spec: {
+          jobTemplate: {
+            spec: { template: { spec: { restartPolicy: 'Never', containers: [container('job', { livenessProbe: { exec: { command: ['true'] } } })] } } },
+          },
+        },
+      },
+    ]);
+    api.set('/apis/batch/v1/jobs', [{ metadata: { name: 'nightly-123', namespace: 'shop', ownerReferences: owned('CronJob', 'nightly') }, spec: {} }]);
+    const status = (name: string, restartCount: number) => ({ phase: 'Running', containerStatuses: [{ name, restartCount }] });
+    api.set('/api/v1/pods', [
+      {
+        metadata: { name: 'web-7d9f8-aaaaa', namespace: 'shop', labels: { 'pod-template-hash': '7d9f8' }, ownerReferences: owned('ReplicaSet', 'web-7d9f8') },
+        spec: {},
+        status: status('web', 4),
+      },
+      {
+        metadata: { name: 'web-7d9f8-bbbbb', namespace: 'shop', labels: { 'pod-template-hash': '7d9f8' }, ownerReferences: owned('ReplicaSet', 'web-7d9f8') },
+        spec: {},
+        status: status('web', 1),
+      },
+      { metadata: { name: 'db-0', namespace: 'shop', ownerReferences: owned('StatefulSet', 'db') }, spec: {}, status: status('db', 0) },
+      { metadata: { name: 'nightly-123-xyz', namespace: 'shop', ownerReferences: owned('Job', 'nightly-123') }, spec: {}, status: status('job', 0) },
+    ]);
+    api.set('/apis/events.k8s.io/v1/events', [
+      // Core events as the kubelet writes them, read through events.k8s.io: deprecatedCount.
+      {
+        reason: 'Killing',
+        note: 'Container web failed liveness probe, will be restarted',
+        regarding: regarding('web-7d9f8-aaaaa'),
+        deprecatedCount: 3,
+        deprecatedLastTimestamp: minutesAgo(5),
+      },
+      {
+        reason: 'Unhealthy',
+        note: 'Liveness probe failed: Get "http://10.0.0.1/health": context deadline exceeded',
+        regarding: regarding('web-7d9f8-aaaaa'),
+        deprecatedCount: 9,
+        deprecatedLastTimestamp: minutesAgo(5),
+      },
+      // A series, and the combined form the kubelet's correlator writes after ten different messages.
+      {
+        reason: 'Unhealthy',
+        note: '(combined from similar events): Readiness probe failed: HTTP probe failed with statuscode: 503',
+        regarding: regarding('web-7d9f8-bbbbb'),
+        series: { count: 12, lastObservedTime: minutesAgo(2) },
+      },
+      // A Pod that is gone: its Deployment is found from its name.
+      {
+        reason: 'Killing',
+        note: 'Container web failed liveness probe, will be restarted',
+        regarding: regarding('web-7d9f8-ccccc'),
+        deprecatedCount: 1,
+        deprecatedLastTimestamp: minutesAgo(20),
+      },
+      // Not counted: older than the window, a deletion, another kind, an object nobody audits.
+      {
+        reason: 'Killing',
+        note: 'Container web failed liveness probe, will be restarted',
+        regarding: regarding('web-7d9f8-aaaaa'),
+        deprecatedCount: 50,
+        deprecatedLastTimestamp: minutesAgo(180),
+      },
+      { reason: 'Killing', note: 'Stopping container web', regarding: regarding('web-7d9f8-aaaaa'), deprecatedLastTimestamp: minutesAgo(1) },
+      { reason: 'Unhealthy', note: 'Liveness probe failed', regarding: { kind: 'Node', name: 'node-0' }, deprecatedLastTimestamp: minutesAgo(1) },
+      {
+        reason: 'Killing',
+        note: 'Container x failed liveness probe, will be restarted',
+        regarding: regarding('other-1', 'x'),
+        deprecatedCount: 7,
+        deprecatedLastTimestamp: minutesAgo(1),
+      },
+      // A startup probe that gives up, on a CronJob's Pod through its Job; and a StatefulSet's back-off.
+      {
+        reason: 'Killing',
+        note: 'Container job failed startup probe, will be restarted',
+        regarding: regarding('nightly-123-xyz', 'job'),
+        eventTime: minutesAgo(1),
+      },
+      {
+        reason: 'BackOff',
+        note: 'Back-off restarting failed container db',
+        regarding: regarding('db-0', 'db'),
+        deprecatedCount: 2,
+        deprecatedLastTimestamp: minutesAgo(1),
+      },
+    ]);
+    kubeconfig = api.kubeconfig(mkdtempSync(join(tmpdir(), 'probe-lint-evidence-')));
+  });
+  after(() => api.stop());
+
+  const audit = async (...extra: string[]) => {
+    const run = await runCliAsync(['audit', '-A', '--kubeconfig', kubeconfig, '--format', 'json', '--fail-on', 'never', ...extra]);
+    assert.equal(run.code, 0, run.stderr);
+    return { findings: JSON.parse(run.stdout).findings as any[], stderr: run.stderr };
+  };
+
+  it("sums a Deployment's Pods into one finding, first, with the Events' counts and the static finding as the likely cause", async () => {
+    const { findings } = await audit('--since', '1h');
+    const web = findings.filter((finding) => finding.rule === 'runtime-liveness-restarts');
+    assert.equal(web.length, 1);
+    assert.equal(findings[0], web[0], 'runtime findings come first');
+    assert.deepEqual([web[0].resource.kind, web[0].resource.name, web[0].container], ['Deployment', 'web', 'web']);
+    assert.deepEqual(web[0].evidence, {
+      pods: 3, // two with statuses, one named only by an event
+      restartCount: 5,
+      livenessKills: 4,
+      startupKills: 0,
+      unhealthy: { livenessProbe: 9, readinessProbe: 12, startupProbe: 0 },
+      backOff: 0,
+    });
+    assert.deepEqual(web[0].causes, [{ rule: 'liveness-mirrors-readiness', messageId: 'mirrors' }]);
+    assert.match(
+      web[0].message,
+      /killed container web 4 times in the last 1h .*context deadline exceeded.*The likely cause, found on this container's spec: liveness-mirrors-readiness/,
+    );
+  });
+
+  it('attributes a startup kill to the CronJob through its Job', async () => {
+    const { findings } = await audit();
+    const startup = findings.filter((finding) => finding.rule === 'runtime-startup-restarts');
+    assert.deepEqual(
+      startup.map((finding) => `${finding.resource.kind}/${finding.resource.name} ${finding.container} ${finding.evidence.startupKills}`),
+      ['CronJob/nightly job 1'],
+    );
+  });
+
+  it('counts only what happened within --since', async () => {
+    const narrow = (await audit('--since', '10m')).findings.find((finding) => finding.rule === 'runtime-liveness-restarts');
+    assert.equal(narrow.evidence.livenessKills, 3, 'the kill 20 minutes ago is outside the window');
+    const wide = (await audit('--since', '4h')).findings.find((finding) => finding.rule === 'runtime-liveness-restarts');
+    assert.equal(wide.evidence.livenessKills, 54);
+  });
+
+  it('audits the specs only with --no-evidence, and reads no Events', async () => {
+    const before = api.requests.length;
+    const { findings } = await audit('--no-evidence');
+    assert.ok(findings.length > 0);
+    assert.deepEqual(
+      findings.filter((finding) => finding.rule.startsWith('runtime-')),
+      [],
+    );
+    assert.ok(!api.requests.slice(before).some((request) => request.includes('events')));
+  });
+
+  it('says so and audits the specs when the Events cannot be read', async () => {
+    const events = api.collections.get('/apis/events.k8s.io/v1/events')!;
+    api.collections.delete('/apis/events.k8s.io/v1/events');
+    try {
+      const { findings, stderr } = await audit();
+      assert.match(stderr, /warning: cannot read runtime evidence \(Events\): .*404.*; auditing the specs only/);
+      assert.ok(findings.some((finding) => finding.rule === 'liveness-mirrors-readiness'));
+    } finally {
+      api.set('/apis/events.k8s.io/v1/events', events);
+    }
+  });
+
+  it('refuses a --since that is not a duration, naming it', async () => {
+    const run = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '--since', 'yesterday']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--since takes a duration such as 30m, 1h, 2h30m or 7d, up to a year \(got "yesterday"\)/);
+  });
+});
+
+describe('the evidence window', () => {
+  it('reads s, m, h and d, combined, and nothing else', () => {
+    assert.equal(parseWindow('30s'), 30_000);
+    assert.equal(parseWindow('2h30m'), 9_000_000);
+    assert.equal(parseWindow('7d'), 7 * 86_400_000);
+    for (const bad of ['', '0m', '1h2d', '1.5h', '-1h', '400d', 'h']) assert.equal(parseWindow(bad), undefined, bad);
+  });
+});
