@@ -49,6 +49,8 @@ describe('Helm chart', () => {
         'config.webhook.mutateTemplates=true',
         '--set',
         'webhook.failurePolicy=Fail',
+        '--set',
+        'auditReports.enabled=true',
       ],
     ],
   ] as [string, string[]][]) {
@@ -201,6 +203,30 @@ describe('Helm chart', () => {
     const written = join(directory, 'probe-lint.yaml');
     writeFileSync(written, byKind(objects, 'ConfigMap')[0].data['probe-lint.yaml']);
     assert.equal(runCli(['policies', '--config', written]).code, 0, 'the webhook reads the same file without a complaint');
+  });
+
+  it('runs audit on a schedule only when asked, writing the reports of the kind asked, with an account of its own and only what it needs', () => {
+    assert.deepEqual(byKind(render().objects, 'CronJob'), []);
+    for (const [kind, group, resources] of [
+      ['policyreport', 'wgpolicyk8s.io', ['policyreports', 'clusterpolicyreports']],
+      ['openreports', 'openreports.io', ['reports', 'clusterreports']],
+    ] as const) {
+      const { objects } = render('--set', 'auditReports.enabled=true', '--set', `auditReports.kind=${kind}`, '--set', 'auditReports.since=2h');
+      const [cronJob] = byKind(objects, 'CronJob');
+      assert.equal(cronJob.spec.concurrencyPolicy, 'Forbid');
+      const pod = cronJob.spec.jobTemplate.spec.template.spec;
+      assert.equal(pod.serviceAccountName, 'probe-lint-audit');
+      assert.deepEqual(pod.containers[0].args, ['audit', '--all-namespaces', `--apply-reports=${kind}`, '--since=2h', '--format=compact', '--fail-on=never']);
+      assert.equal(pod.containers[0].securityContext.readOnlyRootFilesystem, true);
+      const role = byKind(objects, 'ClusterRole').find((candidate) => candidate.metadata.name === 'probe-lint-audit');
+      assert.deepEqual(role.rules.at(-1), { apiGroups: [group], resources, verbs: ['list', 'create', 'patch', 'delete'] });
+      assert.ok(role.rules.every((rule: { verbs: string[] }) => !rule.verbs.includes('*') && !rule.verbs.includes('get') && !rule.verbs.includes('watch')));
+      const [binding] = byKind(objects, 'ClusterRoleBinding').filter((candidate) => candidate.metadata.name === 'probe-lint-audit');
+      assert.deepEqual(binding.subjects, [{ kind: 'ServiceAccount', name: 'probe-lint-audit', namespace: 'probe-lint' }]);
+    }
+    const refused = helm(['template', 'probe-lint', CHART, '--set', 'auditReports.kind=sarif']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /auditReports/);
   });
 
   it('gives no probe-lint findings at all when its rendered output is linted', () => {

@@ -57,6 +57,8 @@ export interface AuditArguments extends ReportArguments {
   allNamespaces: boolean;
   /** The runtime evidence window (--since); undefined with --no-evidence. */
   since: { text: string; ms: number } | undefined;
+  /** Write the reports of this kind into the cluster (--apply-reports). */
+  applyReports: 'openreports' | 'policyreport' | undefined;
 }
 
 export interface ServeArguments {
@@ -160,6 +162,8 @@ function interpret(line: ParsedCommandLine): Arguments {
         namespace: string('namespace'),
         allNamespaces: flag('all-namespaces'),
         since: flag('no-evidence') ? undefined : { text: sinceText, ms: sinceMs },
+        applyReports:
+          string('apply-reports') === undefined ? undefined : oneOf(string('apply-reports')!, ['openreports', 'policyreport'] as const, '--apply-reports'),
       };
     }
     case 'lint': {

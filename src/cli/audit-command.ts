@@ -2,7 +2,10 @@ import { RULES } from '../../rules/index.js';
 import { CallGuard, systemClock } from '../cluster/call-guard.js';
 import { fetchClusterFactsOnce, guardOptions } from '../cluster/cluster-access.js';
 import { KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
+import { applyReports } from '../cluster/apply-reports.js';
 import { collectEvidence } from '../cluster/runtime-evidence.js';
+import type { ReportInput } from '../report/located.js';
+import { MANAGED_BY, policyReportObjects, REPORT_KINDS } from '../report/policy-reports.js';
 import { listWorkloads, type OwnedObjects } from '../cluster/workloads.js';
 import type { RuntimeEvidence } from '../engine/runtime-evidence.js';
 import { clusterFactsFrom } from '../engine/config.js';
@@ -58,5 +61,25 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   }
   const engine = new Engine(RULES, { config, cluster, strict: args.strict, ...(evidence ? { evidence } : {}) });
   const documents = objects.map((object) => ({ resources: [standaloneResource(object)] }));
-  return lintAndReport(engine, documents, { inputErrors: [], files: 0, args, io, report: io.stdout, failIfNoObjects: false, runtime: evidence !== undefined });
+  let reported: ReportInput | undefined;
+  const code = lintAndReport(engine, documents, {
+    inputErrors: [],
+    files: 0,
+    args,
+    io,
+    report: io.stdout,
+    failIfNoObjects: false,
+    runtime: evidence !== undefined,
+    onReport: (input) => (reported = input),
+  });
+  if (args.applyReports === undefined || reported === undefined) return code;
+  const kinds = REPORT_KINDS[args.applyReports];
+  try {
+    const { applied, deleted } = await applyReports(client, guard, policyReportObjects(reported, kinds), kinds, namespace, MANAGED_BY);
+    io.stderr(`probe-lint audit: wrote ${applied} ${kinds.namespaced} object${applied === 1 ? '' : 's'}${deleted > 0 ? `, deleted ${deleted} stale` : ''}\n`);
+  } catch (error) {
+    io.stderr(`probe-lint audit: cannot write the reports: ${visible((error as Error).message)}\n`);
+    return 2;
+  }
+  return code;
 }

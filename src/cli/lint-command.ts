@@ -75,6 +75,8 @@ export function lintAndReport(
     failIfNoObjects: boolean;
     /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
     runtime?: boolean;
+    /** Sees what was reported (audit --apply-reports writes it into the cluster too). */
+    onReport?: (input: ReportInput) => void;
   },
 ): number {
   const { inputErrors, args, io } = context;
@@ -102,7 +104,10 @@ export function lintAndReport(
       documents.flatMap((document) =>
         document.resources
           .filter((resource) => findPodSites(resource).length > 0)
-          .map((resource) => ({ file: resource.origin.file, name: describeResource(identityOf(resource.object)) })),
+          .map((resource) => {
+            const identity = identityOf(resource.object);
+            return { file: resource.origin.file, name: describeResource(identity), identity };
+          }),
       ),
     enabledRules: engine.enabledRuleIds,
     failOn: args.failOn,
@@ -121,6 +126,7 @@ export function lintAndReport(
     toolVersion: VERSION,
   };
   context.report(formatReport(args.format, input));
+  context.onReport?.(input);
   if (inputErrors.length > 0) return 2;
   return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;
 }

@@ -171,6 +171,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: 'the window of runtime evidence (Events: liveness kills, failed checks), e.g. 30m, 2h, 7d (default 1h)',
     commands: ['audit'],
   },
+  {
+    name: 'apply-reports',
+    type: 'string',
+    value: 'KIND',
+    description: 'also write the findings into the cluster as openreports (Report) or policyreport (PolicyReport) objects, updated in place on the next run',
+    commands: ['audit'],
+  },
   { name: 'no-evidence', type: 'boolean', description: 'audit the specs only: read no Events or Pod statuses', commands: ['audit'] },
   { name: 'port', type: 'string', value: 'PORT', description: 'HTTPS port (default 8443)', commands: ['serve'] },
   {

@@ -97,17 +97,43 @@ export class KubeClient {
   }
 
   /** One GET of a JSON resource, in the representation `accept` asks for, read up to the response limit. */
-  async getJson<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal, accept = 'application/json'): Promise<T> {
-    const { url, options } = await this.requestFor(path, query, accept);
+  getJson<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal, accept = 'application/json'): Promise<T> {
+    return this.send<T>('GET', path, query, signal, { accept });
+  }
+
+  /** Server-side apply of one object (the API server merges what this field manager owns; force takes over conflicts). */
+  apply<T>(path: string, object: unknown, signal: AbortSignal): Promise<T> {
+    return this.send<T>('PATCH', path, { fieldManager: 'probe-lint', force: 'true' }, signal, {
+      body: JSON.stringify(object),
+      contentType: 'application/apply-patch+yaml',
+    });
+  }
+
+  /** Deletes one object. */
+  delete(path: string, signal: AbortSignal): Promise<unknown> {
+    return this.send('DELETE', path, {}, signal, {});
+  }
+
+  /** One request, its JSON answer read up to the response limit; a status of 300 or more is an ApiStatusError. */
+  private async send<T>(
+    method: string,
+    path: string,
+    query: Record<string, string | number | undefined>,
+    signal: AbortSignal,
+    options: { accept?: string; body?: string; contentType?: string },
+  ): Promise<T> {
+    const { url, options: requestOptions } = await this.requestFor(path, query, options.accept ?? 'application/json');
+    requestOptions.method = method;
+    if (options.contentType !== undefined) requestOptions.headers = { ...requestOptions.headers, 'content-type': options.contentType };
     const limit = this.limits.maxResponseBytes;
     return new Promise<T>((resolve, reject) => {
-      const req = request(url, { ...options, signal }, (res) => {
+      const req = request(url, { ...requestOptions, signal }, (res) => {
         const chunks: Buffer[] = [];
         let bytes = 0;
         res.on('data', (chunk: Buffer) => {
           bytes += chunk.length;
           if (bytes > limit) {
-            req.destroy(new Error(`GET ${url.pathname}: the response is larger than ${limit / 1024 / 1024} MiB; refusing to read more`));
+            req.destroy(new Error(`${method} ${url.pathname}: the response is larger than ${limit / 1024 / 1024} MiB; refusing to read more`));
             return;
           }
           chunks.push(chunk);
@@ -116,18 +142,18 @@ export class KubeClient {
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           if ((res.statusCode ?? 500) >= 300) {
-            reject(new ApiStatusError(res.statusCode ?? 500, `GET ${url.pathname}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+            reject(new ApiStatusError(res.statusCode ?? 500, `${method} ${url.pathname}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
             return;
           }
           try {
             resolve(JSON.parse(text) as T);
           } catch (error) {
-            reject(new Error(`GET ${url.pathname}: not JSON: ${(error as Error).message}`));
+            reject(new Error(`${method} ${url.pathname}: not JSON: ${(error as Error).message}`));
           }
         });
       });
       req.on('error', reject);
-      req.end();
+      req.end(options.body);
     });
   }
 

@@ -1,6 +1,6 @@
 // The names of the lint and audit output formats and the words --help and the README use for them,
 // apart from the formatters so that reading the command line loads none of them.
-export const REPORT_FORMATS = ['text', 'compact', 'json', 'sarif', 'github', 'junit', 'gitlab', 'markdown'] as const;
+export const REPORT_FORMATS = ['text', 'compact', 'json', 'sarif', 'github', 'junit', 'gitlab', 'markdown', 'openreports', 'policyreport'] as const;
 export type Format = (typeof REPORT_FORMATS)[number];
 
 export const FORMAT_DESCRIPTIONS: Record<Format, string> = {
@@ -12,6 +12,8 @@ export const FORMAT_DESCRIPTIONS: Record<Format, string> = {
   junit: 'junit (Jenkins, GitLab, Azure DevOps tests)',
   gitlab: 'gitlab (Code Quality)',
   markdown: 'markdown (a job summary)',
+  openreports: 'openreports (openreports.io Report objects)',
+  policyreport: 'policyreport (wgpolicyk8s.io PolicyReport objects)',
 };
 
 /** "text (default), compact (one line each), …": what --format takes for lint and audit. */

@@ -8,6 +8,7 @@ import { formatJson } from './json.js';
 import { formatJunit } from './junit.js';
 import type { ReportInput } from './located.js';
 import { formatMarkdown } from './markdown.js';
+import { formatOpenReports, formatPolicyReports } from './policy-reports.js';
 import { formatSarif } from './sarif.js';
 import { formatText } from './text.js';
 
@@ -22,6 +23,8 @@ const FORMATTERS: Record<Format, (input: ReportInput) => string> = {
   junit: formatJunit,
   gitlab: formatGitlab,
   markdown: formatMarkdown,
+  openreports: formatOpenReports,
+  policyreport: formatPolicyReports,
 };
 
 export function formatReport(format: Format, input: ReportInput): string {

@@ -1,7 +1,7 @@
 import type { Finding, SuppressedFinding } from '../engine/finding.js';
 import { positionOf } from '../engine/finding.js';
 import type { AnyRule, Severity } from '../engine/rule.js';
-import { describeResource } from '../model/resource.js';
+import { describeResource, type ResourceIdentity } from '../model/resource.js';
 
 /** A finding with its place in the source resolved; what every report format prints. */
 export interface LocatedFinding extends Finding {
@@ -38,6 +38,7 @@ export interface ReportedObject {
   file: string | undefined;
   /** Kind/namespace/name. */
   name: string;
+  identity?: ResourceIdentity;
 }
 
 /** Everything a report formatter needs; formatters only format. */

@@ -4,10 +4,11 @@
 // when the API server goes away the webhook keeps answering from what it knew while the circuit
 // breaker opens; when it comes back, everything recovers.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { admissionReview } from '../admission.js';
-import { eventually } from '../helpers.js';
+import { CLI, eventually } from '../helpers.js';
 import { httpsRequest } from '../webhook-client.js';
 import { bulkClient, inParallel } from './bulk.js';
 import { startCluster, type Cluster } from './cluster.js';
@@ -17,6 +18,7 @@ import {
   metric,
   NAMESPACE,
   RELEASE,
+  serviceAccountKubeconfig,
   renderChart,
   startWebhook,
   type RenderedChart,
@@ -26,6 +28,7 @@ import {
 const NODES = Number(process.env.PROBE_LINT_E2E_NODES ?? 5000);
 const PODS = Number(process.env.PROBE_LINT_E2E_PODS ?? 150_000);
 const PODS_PER_NODE = PODS / NODES;
+const EVENTS = Math.min(PODS, Number(process.env.PROBE_LINT_E2E_EVENTS ?? 100_000));
 
 let cluster: Cluster;
 let chart: RenderedChart;
@@ -67,6 +70,7 @@ async function review(object: unknown): Promise<{ allowed: boolean; warnings?: s
 before(async () => {
   cluster = await startCluster();
   chart = renderChart([
+    'rbac.audit=true',
     `config.cluster.densePodsPerNode=${Math.max(1, PODS_PER_NODE - 5)}`,
     'config.cluster.refreshIntervalSeconds=3',
     'config.cluster.guard.deadlineSeconds=20',
@@ -109,6 +113,30 @@ before(async () => {
   );
   assert.equal(failedPods, 0);
   figures.podsCreatedSeconds = (Date.now() - started) / 1000;
+  // The kubelet's Events as it writes them (core/v1, counted): on even Pods failed liveness checks,
+  // on odd ones a liveness kill.
+  started = Date.now();
+  const now = new Date().toISOString();
+  const failedEvents = await inParallel(EVENTS, 48, (index) =>
+    client.post(`/api/v1/namespaces/density-${index % namespaces}/events`, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `pod-${index}.probe` },
+      involvedObject: { kind: 'Pod', apiVersion: 'v1', namespace: `density-${index % namespaces}`, name: `pod-${index}`, fieldPath: 'spec.containers{app}' },
+      reason: index % 2 === 0 ? 'Unhealthy' : 'Killing',
+      message:
+        index % 2 === 0
+          ? 'Liveness probe failed: Get "http://10.0.0.1:8080/health": context deadline exceeded'
+          : 'Container app failed liveness probe, will be restarted',
+      type: index % 2 === 0 ? 'Warning' : 'Normal',
+      count: index % 2 === 0 ? 3 : 1,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      source: { component: 'kubelet', host: `node-${index % NODES}` },
+    }),
+  );
+  assert.equal(failedEvents, 0);
+  figures.eventsCreatedSeconds = (Date.now() - started) / 1000;
   client.close();
 
   await applyWebhookConfigurations(cluster, chart, chart);
@@ -153,6 +181,36 @@ describe('cluster density at scale', () => {
     assert.match(
       applied.stderr,
       new RegExp(`Warning: container "app": livenessProbe forks a process every 2 s \\(~${PODS_PER_NODE / 2}/s per node at ${PODS_PER_NODE} pods/node\\)`),
+    );
+  });
+
+  it(`audits ${PODS} Pods with ${EVENTS} Events of runtime evidence, as the chart's ServiceAccount, and says how long it took and how much memory`, async () => {
+    const kubeconfig = await serviceAccountKubeconfig(cluster);
+    const started = Date.now();
+    // The process's own peak RSS, written as it exits.
+    const peak = "data:text/javascript,process.on('exit',()=>process.stderr.write('peak-rss '+process.resourceUsage().maxRSS+'\\n'))";
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', peak, CLI, 'audit', '-A', '--kubeconfig', kubeconfig, '--format', 'compact', '--min-severity', 'warning', '--fail-on', 'never'],
+        {
+          env: { ...process.env, NO_COLOR: '1' },
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    figures.auditSeconds = (Date.now() - started) / 1000;
+    assert.equal(run.code, 0, run.stderr.slice(0, 2000));
+    figures.auditPeakRssMiB = Math.round(Number(/peak-rss (\d+)/.exec(run.stderr)![1]) / 1024);
+    const kills = run.stdout.split('\n').filter((line) => line.includes('runtime-liveness-restarts'));
+    assert.equal(kills.length, Math.floor(EVENTS / 2), 'one finding per Pod with a kill');
+    assert.ok(
+      kills.every((line) => /killed container app 1 time in the last 1h/.test(line)),
+      kills.find((line) => !/killed container app 1 time/.test(line)),
     );
   });
 

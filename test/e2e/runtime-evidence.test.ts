@@ -4,8 +4,10 @@
 // checks with the counts the Events hold, attributed to the Deployment and to liveness, tied to the
 // static finding on the same container, first in the output — and nothing for the healthy one.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCliAsync } from '../helpers.js';
+import { ROOT, runCliAsync } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { installChartWithoutWebhooks, renderChart, serviceAccountKubeconfig } from './install.js';
 import { appPodSpec, nodeLeftovers, nodeUnavailable, setHealth, startNode, type Node } from './node.js';
@@ -23,7 +25,8 @@ before(async () => {
   if (unavailable !== undefined) return;
   cluster = await startCluster();
   node = await startNode(cluster);
-  await installChartWithoutWebhooks(cluster, renderChart(['rbac.audit=true']));
+  // The scheduled audit's account and RBAC too (its schedule never comes: the tests run it themselves).
+  await installChartWithoutWebhooks(cluster, renderChart(['rbac.audit=true', 'auditReports.enabled=true', 'auditReports.schedule=0 0 1 1 *']));
 });
 after(async () => {
   if (unavailable !== undefined) return;
@@ -132,5 +135,82 @@ describe('audit reads what the kubelet did', { skip: unavailable }, () => {
       [],
       'nothing runtime for the healthy Deployment',
     );
+  });
+
+  it('writes both report kinds into the cluster as the scheduled audit would, updates them in place, and removes stale parts', async () => {
+    const crds = execFileSync(join(ROOT, 'test/cluster/report-crds.sh'), { encoding: 'utf8' }).trim().split('\n');
+    for (const crd of crds) {
+      const applied = await cluster.kubectl(['apply', '-f', crd]);
+      assert.equal(applied.code, 0, applied.stderr);
+    }
+    const established = await cluster.kubectl(['wait', '--for', 'condition=established', '--timeout', '60s', ...crds.flatMap((crd) => ['-f', crd])]);
+    assert.equal(established.code, 0, established.stderr);
+    // Established is not yet served: the new resources' storage initializes (429) a moment longer.
+    for (let attempt = 0; ; attempt++) {
+      const listed = await cluster.kubectl([
+        'get',
+        'policyreports.wgpolicyk8s.io,clusterpolicyreports.wgpolicyk8s.io,reports.openreports.io,clusterreports.openreports.io',
+        '-A',
+      ]);
+      if (listed.code === 0) break;
+      if (attempt > 100) assert.fail(listed.stderr);
+      await sleep(200);
+    }
+    const kubeconfig = await serviceAccountKubeconfig(cluster, 'probe-lint-audit');
+    for (const [kind, resource] of [
+      ['policyreport', 'policyreports.wgpolicyk8s.io'],
+      ['openreports', 'reports.openreports.io'],
+    ] as const) {
+      // The chart's RBAC for this kind, as `helm upgrade --set auditReports.kind=...` would leave it.
+      const role = renderChart(['auditReports.enabled=true', `auditReports.kind=${kind}`]).objects.filter(
+        (object) => object.kind === 'ClusterRole' && object.metadata.name === 'probe-lint-audit',
+      );
+      assert.equal((await cluster.kubectl(['apply', '-f', '-'], { input: JSON.stringify(role[0]) })).code, 0);
+      // The format's output is what kubectl applies, too.
+      const printed = await runCliAsync(['audit', '-A', '--kubeconfig', kubeconfig, '--format', kind, '--fail-on', 'never', '--since', '30m']);
+      const dryRun = await cluster.kubectl(['apply', '--dry-run=server', '-f', '-'], { input: printed.stdout });
+      assert.equal(dryRun.code, 0, dryRun.stderr);
+
+      const run = async () => {
+        const audit = await runCliAsync([
+          'audit',
+          '-A',
+          '--kubeconfig',
+          kubeconfig,
+          '--apply-reports',
+          kind,
+          '--format',
+          'compact',
+          '--fail-on',
+          'never',
+          '--since',
+          '30m',
+        ]);
+        assert.equal(audit.code, 0, audit.stderr);
+        const listed = await cluster.kubectl(['get', resource, '-A', '-o', 'json']);
+        assert.equal(listed.code, 0, listed.stderr);
+        return { stderr: audit.stderr, items: JSON.parse(listed.stdout).items as any[] };
+      };
+      const first = await run();
+      assert.match(first.stderr, /wrote \d+ /);
+      const reports = first.items.filter((item) => item.metadata.labels?.['app.kubernetes.io/managed-by'] === 'probe-lint');
+      assert.ok(reports.length >= 2, `reports for the namespaces with workloads: ${reports.map((item) => item.metadata.namespace).join(', ')}`);
+      const defaultReport = reports.find((item) => item.metadata.namespace === 'default' && item.metadata.name === 'probe-lint');
+      const kills = defaultReport.results.find((result: any) => result.policy === 'runtime-liveness-restarts');
+      assert.deepEqual(kills.resources, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'slow', namespace: 'default' }]);
+      assert.equal(kills.category, 'runtime');
+      assert.ok(Number(kills.properties.livenessKills) >= 2);
+
+      // A part an earlier run wrote that this one does not: removed; the others updated in place.
+      const stale = { ...defaultReport, metadata: { name: 'probe-lint-9', namespace: 'default', labels: defaultReport.metadata.labels } };
+      assert.equal((await cluster.kubectl(['create', '-f', '-'], { input: JSON.stringify(stale) })).code, 0);
+      const second = await run();
+      assert.match(second.stderr, /deleted 1 stale/);
+      const again = second.items.filter((item) => item.metadata.labels?.['app.kubernetes.io/managed-by'] === 'probe-lint');
+      assert.deepEqual(
+        again.map((item) => `${item.metadata.namespace}/${item.metadata.name} ${item.metadata.uid}`).sort(),
+        reports.map((item) => `${item.metadata.namespace}/${item.metadata.name} ${item.metadata.uid}`).sort(),
+      );
+    }
   });
 });
