@@ -164,6 +164,7 @@ describe('size and shape do not crash', () => {
       color: false,
       columns: undefined,
       toolVersion: '0.0.0',
+      generatedAt: new Date(0),
     };
     for (const format of REPORT_FORMATS) {
       const output = formatReport(format, input);

@@ -10,12 +10,22 @@ import { ROOT, runCli } from './helpers.js';
 /** The SARIF source root is the working directory: the same on every machine once written as ROOT. */
 const portable = (text: string) => text.replaceAll(`file://${ROOT}/`, 'file:///ROOT/');
 
-const EXTENSIONS: Record<string, string> = { json: 'json', sarif: 'json', gitlab: 'json', junit: 'xml', markdown: 'md' };
+const EXTENSIONS: Record<string, string> = {
+  json: 'json',
+  sarif: 'json',
+  gitlab: 'json',
+  junit: 'xml',
+  markdown: 'md',
+  openreports: 'json',
+  policyreport: 'json',
+};
 
 describe('golden output of every format for examples/shop.yaml', () => {
   for (const format of REPORT_FORMATS) {
     it(format, () => {
-      const run = runCli(['examples/shop.yaml', '--format', format], { env: { GITHUB_SERVER_URL: '', GITHUB_REPOSITORY: '', GITHUB_SHA: '' } });
+      const run = runCli(['examples/shop.yaml', '--format', format], {
+        env: { GITHUB_SERVER_URL: '', GITHUB_REPOSITORY: '', GITHUB_SHA: '', SOURCE_DATE_EPOCH: '1796083200' },
+      });
       assert.equal(run.code, 1, run.stderr);
       const golden = join(ROOT, 'test/golden', `shop.${format}.${EXTENSIONS[format] ?? 'txt'}`);
       if (process.env.UPDATE_SNAPSHOTS === '1' || !existsSync(golden)) {

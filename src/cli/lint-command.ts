@@ -124,6 +124,7 @@ export function lintAndReport(
     color: useColor(args.color, io),
     columns: io.isTty ? io.columns : undefined,
     toolVersion: VERSION,
+    generatedAt: reportTime(io.env),
   };
   context.report(formatReport(args.format, input));
   context.onReport?.(input);
@@ -168,4 +169,10 @@ function githubSourceLink(env: Readonly<Record<string, string | undefined>>): ((
 
 function failsOn(severity: Severity, failOn: FailOn): boolean {
   return failOn !== 'never' && severityRank(severity) >= severityRank(failOn);
+}
+
+/** SOURCE_DATE_EPOCH (the reproducible-builds convention) when it is a number of seconds, else now. */
+function reportTime(env: Readonly<Record<string, string | undefined>>): Date {
+  const epoch = env.SOURCE_DATE_EPOCH;
+  return epoch !== undefined && /^\d{1,12}$/.test(epoch) ? new Date(Number(epoch) * 1000) : new Date();
 }

@@ -62,6 +62,8 @@ export interface ReportInput {
   /** Terminal width, when the report goes to a terminal: text wraps messages to it. */
   columns: number | undefined;
   toolVersion: string;
+  /** When the report is made: now, or SOURCE_DATE_EPOCH (seconds) for reproducible output. */
+  generatedAt: Date;
 }
 
 /** Resolves the finding's position in place (a copy per finding costs more than the lookup on large inputs). */

@@ -49,8 +49,8 @@ type Result = Record<string, unknown> & { result: 'pass' | 'fail' | 'warn' };
 const SEVERITY: Record<Severity, 'high' | 'medium' | 'info'> = { error: 'high', warning: 'medium', info: 'info' };
 
 /** The report objects for the input, in a stable order (namespace, then part). */
-export function policyReportObjects(input: ReportInput, kinds: ReportKinds, now = new Date()): Record<string, unknown>[] {
-  const timestamp = { seconds: Math.floor(now.getTime() / 1000), nanos: 0 };
+export function policyReportObjects(input: ReportInput, kinds: ReportKinds): Record<string, unknown>[] {
+  const timestamp = { seconds: Math.floor(input.generatedAt.getTime() / 1000), nanos: 0 };
   const byScope = new Map<string, Result[]>();
   const add = (namespace: string | undefined, result: Result) => {
     const key = namespace ?? '';
