@@ -48,6 +48,10 @@ export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): R
         ...policyRules(rules).map(({ rule, check }) => ({ name: foundVariable(rule.meta.id), expression: found(rule.meta.id, check, denying) })),
       ],
       validations: policyRules(rules).map(({ rule, check }) => validation(rule.meta.id, check.severity ?? rule.meta.severity, severities)),
+      // The API server keeps one validation failure per request in the audit log: an info beside a
+      // warning, or a second info, would be lost. Every rule's findings also go to an annotation of
+      // its own, <policy>/<rule id>, which the audit log keeps for each.
+      auditAnnotations: policyRules(rules).map(({ rule, check }) => auditAnnotation(rule.meta.id, check.severity ?? rule.meta.severity, severities)),
     },
   };
 }
@@ -66,12 +70,24 @@ function found(id: string, check: RulePolicyCheck, denying: boolean): string {
   return `${containers}.filter(c, !${suppressed(id, 'c', denying)}).map(c, ${text}).filter(t, t != '')`;
 }
 
-function validation(id: string, defaultSeverity: Severity, severities: Severity[]): Record<string, string> {
+/** CEL: the rule's findings count in this policy (it is active, at one of the policy's severities, and the object changed). */
+function applies(id: string, defaultSeverity: Severity, severities: Severity[]): string {
   const severity = `params.data[?${celString(`severity.${id}`)}].orValue(${celString(defaultSeverity)})`;
-  const applies = `variables.active && ${severity} in [${severities.map(celString).join(', ')}] && variables.changed`;
+  return `variables.active && ${severity} in [${severities.map(celString).join(', ')}] && variables.changed`;
+}
+
+function validation(id: string, defaultSeverity: Severity, severities: Severity[]): Record<string, string> {
   return {
-    expression: `!(${applies}) || size(variables.${foundVariable(id)}) == 0`,
+    expression: `!(${applies(id, defaultSeverity, severities)}) || size(variables.${foundVariable(id)}) == 0`,
     messageExpression: `'[${id}] ' + variables.${foundVariable(id)}.join('; ')`,
+  };
+}
+
+/** The same findings as an audit annotation; null (no annotation) when there are none. */
+function auditAnnotation(id: string, defaultSeverity: Severity, severities: Severity[]): Record<string, string> {
+  return {
+    key: id,
+    valueExpression: `(${applies(id, defaultSeverity, severities)}) && size(variables.${foundVariable(id)}) > 0 ? variables.${foundVariable(id)}.join('; ') : null`,
   };
 }
 

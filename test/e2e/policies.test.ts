@@ -4,7 +4,8 @@
 // deny in enforce mode, inject startup probes into real Pods, honour suppression annotations, and
 // follow their parameters without being re-applied.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
@@ -109,8 +110,34 @@ function parityObjects(): { from: string; object: any }[] {
   return objects;
 }
 
+// The API server's audit log, to see what the policies record there (Metadata level keeps annotations).
+const auditDirectory = mkdtempSync(join(tmpdir(), 'probe-lint-e2e-audit-'));
+const AUDIT_LOG = join(auditDirectory, 'audit.log');
+
+/** The audit annotations of the API server's event for creating the Pod `name`, once it is written. */
+function auditAnnotationsOf(name: string): Promise<Record<string, string>> {
+  return eventually(
+    `the audit event of ${name}`,
+    () => {
+      if (!existsSync(AUDIT_LOG)) return undefined;
+      const event = readFileSync(AUDIT_LOG, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { verb: string; stage: string; objectRef?: { name?: string }; annotations?: Record<string, string> })
+        .find((candidate) => candidate.verb === 'create' && candidate.stage === 'ResponseComplete' && candidate.objectRef?.name === name);
+      return event?.annotations;
+    },
+    20_000,
+  );
+}
+
 before(async () => {
-  cluster = await startCluster();
+  const auditPolicy = join(auditDirectory, 'policy.yaml');
+  writeFileSync(
+    auditPolicy,
+    'apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n  - level: Metadata\n    resources: [{group: "", resources: ["pods"]}]\n  - level: None\n',
+  );
+  cluster = await startCluster({ apiServerArgs: ['--audit-policy-file', auditPolicy, '--audit-log-path', AUDIT_LOG, '--audit-log-mode', 'blocking'] });
   await namespace(PARAMS_NAMESPACE);
   await namespace('parity');
   await namespace('strict');
@@ -203,6 +230,24 @@ describe('admission policies', () => {
     const labelledOff = await create(undeclared, 'labelled-off');
     assert.equal(labelledOff.status, 201);
     assert.deepEqual(labelledOff.rules, ['probe-port-not-declared']);
+  });
+
+  it('record every finding in the audit log, infos beside a warning included, one annotation per rule', async () => {
+    // No liveness probe (an info), no readiness probe (an info), and a timeout at the period (a warning).
+    const pod = podWith({ readinessProbe: undefined, startupProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } });
+    const persisted = await create(pod, 'parity', true);
+    assert.equal(persisted.status, 201, persisted.message);
+    const annotations = await auditAnnotationsOf(pod.metadata.name);
+    assert.match(annotations['probe-lint-audit/missing-liveness-probe'] ?? '', /container "web": /);
+    assert.match(annotations['probe-lint-audit/missing-readiness-probe'] ?? '', /container "web": /);
+    assert.match(annotations['probe-lint-warn/timeout-not-below-period'] ?? '', /container "web": startupProbe/);
+    // The engine finds the same rules on the same object.
+    const engine = new Engine(RULES, { config: PARITY_CONFIG, cluster: { ...unknownCluster(), podsPerNode: 80, source: 'config' } });
+    const found = engine.lint(lintDocumentsOf(new SourceFile('pod.json', JSON.stringify(pod)))).findings.map((finding) => finding.rule);
+    const annotated = Object.keys(annotations)
+      .filter((key) => key.startsWith('probe-lint-'))
+      .map((key) => key.split('/')[1]!);
+    assert.deepEqual([...new Set(annotated)].sort(), [...new Set(found.filter((rule) => COVERED.has(rule)))].sort());
   });
 
   it('honour the object’s ignore annotations in warn mode, and not for a denial in enforce mode', async () => {
