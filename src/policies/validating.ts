@@ -83,11 +83,14 @@ function validation(id: string, defaultSeverity: Severity, severities: Severity[
   };
 }
 
-/** The same findings as an audit annotation; null (no annotation) when there are none. */
+/**
+ * The same findings as an audit annotation; the empty string, which the API server omits, when there
+ * are none (a conditional null does not type-check: the expression must be a string or null).
+ */
 function auditAnnotation(id: string, defaultSeverity: Severity, severities: Severity[]): Record<string, string> {
   return {
     key: id,
-    valueExpression: `(${applies(id, defaultSeverity, severities)}) && size(variables.${foundVariable(id)}) > 0 ? variables.${foundVariable(id)}.join('; ') : null`,
+    valueExpression: `(${applies(id, defaultSeverity, severities)}) && size(variables.${foundVariable(id)}) > 0 ? variables.${foundVariable(id)}.join('; ') : ''`,
   };
 }
 

@@ -148,6 +148,57 @@ describe('the kubelet acts within the windows probe-lint gives', { skip: unavail
     assert.equal(status.lastState.terminated.exitCode, 0);
   });
 
+  it('liveness acts early in its window when the app fails just before a check (the other phase)', async () => {
+    const { file, port } = appPod('liveness-fails-late', { livenessProbe: fastCheck('liveness') });
+    await apply(file);
+    const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', 'fails-fast');
+    const check = await firstEvent('liveness-fails-late', (event) => event.event === 'check' && event.status === 200);
+    // The next check is due one period after this one: fail 300 ms before it.
+    await sleep(Math.max(0, check.t + 2000 - 300 - Date.now()));
+    const onset = await setHealth(port, 'fail');
+    const killed = await firstEvent('liveness-fails-late', (event) => event.event === 'sigterm');
+    assertWithin('liveness, check fails at once (failing just before a check)', (killed.t - onset) / 1000, window);
+    assert.ok((killed.t - onset) / 1000 < window.fromSeconds + 1, 'early in the window: the first failing check came at once');
+  });
+
+  it('liveness restarts a container whose check hangs within the period (timeout 1 s < period 2 s)', async () => {
+    const { file, port } = appPod('liveness-hangs-short', { livenessProbe: fastCheck('liveness') });
+    await apply(file);
+    const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', 'hangs');
+    await firstEvent('liveness-hangs-short', (event) => event.event === 'check' && event.status === 200);
+    const onset = await setHealth(port, 'hang');
+    const killed = await firstEvent('liveness-hangs-short', (event) => event.event === 'sigterm');
+    assertWithin('liveness, check hangs (timeout 1 < period 2)', (killed.t - onset) / 1000, window);
+  });
+
+  it('liveness restarts a container whose exec check hangs past the period', async () => {
+    const { file, port } = appPod('exec-hangs', {});
+    // The exec check is the app's own `app check URL`: it hangs as long as the app's answer does.
+    const text = readFileSync(file, 'utf8').replace(
+      '      volumeMounts:',
+      `      livenessProbe:\n        exec: {command: [/app, check, "http://127.0.0.1:${port}/check/exec"]}\n        periodSeconds: 2\n        failureThreshold: 3\n        timeoutSeconds: 4\n      volumeMounts:`,
+    );
+    writeFileSync(file, text);
+    await apply(file);
+    const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', 'hangs');
+    await firstEvent('exec-hangs', (event) => event.event === 'check' && event.status === 200);
+    const onset = await setHealth(port, 'hang');
+    const killed = await firstEvent('exec-hangs', (event) => event.event === 'sigterm');
+    assertWithin('liveness, exec check hangs (timeout 4 > period 2)', (killed.t - onset) / 1000, window);
+  });
+
+  it('a startupProbe with initialDelaySeconds gives up that much later, from the container start', async () => {
+    const { file } = appPod('startup-delayed', { startupProbe: { ...fastCheck('startup'), initialDelaySeconds: 4 } }, { HEALTH: 'fail' });
+    await apply(file);
+    const window = windowFor(await windowsOf(file), 'startupProbe', 'startup-restart', 'fails-fast');
+    assert.equal(window.fromSeconds, 8, 'initialDelaySeconds 4 + (3 - 1) x 2 s');
+    const started = await firstEvent('startup-delayed', (event) => event.event === 'start');
+    const killed = await firstEvent('startup-delayed', (event) => event.event === 'sigterm');
+    assertWithin('startupProbe, initialDelaySeconds 4, never starts', (killed.t - started.t) / 1000, window);
+    const first = events('startup-delayed').find((event) => event.event === 'check')!;
+    assert.ok(first.t - started.t >= 4000 - 100, `no check before initialDelaySeconds (the first came after ${first.t - started.t} ms)`);
+  });
+
   it('liveness restarts a container whose check hangs past the period, its checks back to back and never overlapping', async () => {
     const { file, port } = appPod('liveness-hangs', { livenessProbe: { ...fastCheck('liveness'), timeoutSeconds: 4 } });
     await apply(file);
