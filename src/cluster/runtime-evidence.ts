@@ -4,7 +4,7 @@
 // attributed to the workload that owns the Pod — a Deployment's evidence is one entry, not one per
 // Pod — so the engine's rules can read it beside the workload's spec. Only counts and the latest
 // failure message per probe are kept: memory follows workloads, not Pods or Events.
-import { EvidenceMap, type ProbeField } from '../engine/runtime-evidence.js';
+import { evidenceKey, EvidenceMap, type ProbeField } from '../engine/runtime-evidence.js';
 import type { KubeObject } from '../model/resource.js';
 import type { CallGuard } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
@@ -54,6 +54,11 @@ export class Owners {
       if (owner?.name) this.jobOwners.set(`${job.metadata?.namespace ?? ''}/${job.metadata?.name ?? ''}`, owner.name);
     }
     for (const pod of pods) this.pods.set(`${pod.namespace}/${pod.name}`, pod);
+  }
+
+  /** Whether the Pod is one of the current ones (its status was read). */
+  hasPod(namespace: string, name: string): boolean {
+    return this.pods.has(`${namespace}/${name}`);
   }
 
   private audited(kind: string, namespace: string, name: string): WorkloadRef | undefined {
@@ -151,20 +156,27 @@ export function addEvent(evidence: EvidenceMap, owners: Owners, event: KubeEvent
   return true;
 }
 
-/** Which Pods each workload's evidence came from: counted once each, whether seen by status or event. */
+/**
+ * How many Pods each workload's evidence came from: its current Pods by count (a number per key, not
+ * a set of 150,000 names), and Pods that are gone, named only by an event, once each.
+ */
 class PodsSeen {
-  private readonly seen = new Map<string, Set<string>>();
-  add(workload: WorkloadRef, container: string, pod: string): void {
-    const key = `${workload.kind}/${workload.namespace}/${workload.name}\u0000${container}`;
-    let pods = this.seen.get(key);
-    if (pods === undefined) this.seen.set(key, (pods = new Set()));
+  private readonly current = new Map<string, number>();
+  private readonly gone = new Map<string, Set<string>>();
+  constructor(private readonly owners: Owners) {}
+  addCurrent(workload: WorkloadRef, container: string): void {
+    const key = evidenceKey(workload, container);
+    this.current.set(key, (this.current.get(key) ?? 0) + 1);
+  }
+  addFromEvent(workload: WorkloadRef, container: string, namespace: string, pod: string): void {
+    if (this.owners.hasPod(namespace, pod)) return;
+    const key = evidenceKey(workload, container);
+    let pods = this.gone.get(key);
+    if (pods === undefined) this.gone.set(key, (pods = new Set()));
     pods.add(pod);
   }
   apply(evidence: EvidenceMap): void {
-    for (const [key, pods] of this.seen) {
-      const entry = evidence.entries.get(key);
-      if (entry !== undefined) entry.pods = pods.size;
-    }
+    for (const [key, entry] of evidence.entries) entry.pods = (this.current.get(key) ?? 0) + (this.gone.get(key)?.size ?? 0);
   }
 }
 
@@ -180,13 +192,14 @@ export async function collectEvidence(
 ): Promise<EvidenceMap> {
   const evidence = new EvidenceMap(scope.since.text);
   const owners = new Owners(workloads.objects, workloads.jobs, workloads.pods);
-  const seen = new PodsSeen();
+  const seen = new PodsSeen(owners);
   for (const pod of workloads.pods) {
     const workload = owners.of(pod.namespace, pod.name);
     if (workload === undefined) continue;
     for (const { name, restartCount } of pod.restarts) {
-      evidence.entry(workload, name).restartCount += restartCount;
-      seen.add(workload, name, pod.name);
+      // An entry only where there is something to say: most containers never restarted.
+      if (restartCount > 0) evidence.entry(workload, name).restartCount += restartCount;
+      seen.addCurrent(workload, name);
     }
   }
   const sinceMs = scope.now - scope.since.ms;
@@ -196,8 +209,8 @@ export async function collectEvidence(
     client.listPaged<KubeEvent>(path, { fieldSelector: 'regarding.kind=Pod' }, signal, (events) => {
       for (const event of events) {
         if (!addEvent(evidence, owners, event, sinceMs)) continue;
-        const container = containerOf(event.regarding?.fieldPath)!;
-        seen.add(owners.of(event.regarding?.namespace ?? event.metadata?.namespace ?? '', event.regarding!.name!)!, container, event.regarding!.name!);
+        const namespace = event.regarding?.namespace ?? event.metadata?.namespace ?? '';
+        seen.addFromEvent(owners.of(namespace, event.regarding!.name!)!, containerOf(event.regarding?.fieldPath)!, namespace, event.regarding!.name!);
       }
     }),
   );
