@@ -127,33 +127,42 @@ function containerOf(fieldPath: string | undefined): string | undefined {
   return /^spec\.(?:initContainers|containers|ephemeralContainers)\{([^}]+)\}$/.exec(fieldPath ?? '')?.[1];
 }
 
-/** Adds one event to the evidence; false when it is not about a probe of an audited workload's container. */
-export function addEvent(evidence: EvidenceMap, owners: Owners, event: KubeEvent, sinceMs: number): boolean {
+/** Where a counted event belongs: the workload, its container, and the Pod the event named. */
+interface Attribution {
+  workload: WorkloadRef;
+  container: string;
+  namespace: string;
+  pod: string;
+}
+
+/** Adds one event to the evidence; undefined when it is not about a probe of an audited workload's container. */
+export function addEvent(evidence: EvidenceMap, owners: Owners, event: KubeEvent, sinceMs: number): Attribution | undefined {
   const reason = event.reason;
-  if (reason !== 'Unhealthy' && reason !== 'Killing' && reason !== 'BackOff') return false;
-  if (event.regarding?.kind !== 'Pod' || !(lastSeen(event) >= sinceMs)) return false;
+  if (reason !== 'Unhealthy' && reason !== 'Killing' && reason !== 'BackOff') return undefined;
+  if (event.regarding?.kind !== 'Pod' || !(lastSeen(event) >= sinceMs)) return undefined;
   const container = containerOf(event.regarding.fieldPath);
   const namespace = event.regarding.namespace ?? event.metadata?.namespace ?? '';
-  const workload = container === undefined || event.regarding.name === undefined ? undefined : owners.of(namespace, event.regarding.name);
-  if (workload === undefined || container === undefined) return false;
+  const pod = event.regarding.name;
+  const workload = container === undefined || pod === undefined ? undefined : owners.of(namespace, pod);
+  if (workload === undefined || container === undefined || pod === undefined) return undefined;
   // After ten different messages for one container in ten minutes, the kubelet's event correlator
   // combines them: the count is then the combined event's, the message its latest one's.
   const note = (typeof event.note === 'string' ? event.note : '').replace(/^\(combined from similar events\): /, '');
   const count = occurrences(event);
   if (reason === 'Unhealthy') {
     const probe = PROBE_OF_WORD[note.split(' ', 1)[0] ?? ''];
-    if (probe === undefined) return false;
+    if (probe === undefined) return undefined;
     const entry = evidence.entry(workload, container);
     entry.unhealthy[probe] += count;
     entry.lastFailure[probe] = note;
-    return true;
+    return { workload, container, namespace, pod };
   }
   // Killing is also "Stopping container app" (a deletion): only a failed probe counts.
   const kill =
     reason === 'Killing' ? (/failed liveness probe/.test(note) ? 'livenessKills' : /failed startup probe/.test(note) ? 'startupKills' : undefined) : 'backOff';
-  if (kill === undefined) return false;
+  if (kill === undefined) return undefined;
   evidence.entry(workload, container)[kill] += count;
-  return true;
+  return { workload, container, namespace, pod };
 }
 
 /**
@@ -168,7 +177,7 @@ class PodsSeen {
     const key = evidenceKey(workload, container);
     this.current.set(key, (this.current.get(key) ?? 0) + 1);
   }
-  addFromEvent(workload: WorkloadRef, container: string, namespace: string, pod: string): void {
+  addFromEvent({ workload, container, namespace, pod }: Attribution): void {
     if (this.owners.hasPod(namespace, pod)) return;
     const key = evidenceKey(workload, container);
     let pods = this.gone.get(key);
@@ -208,9 +217,8 @@ export async function collectEvidence(
   await guard.run('list events', (signal) =>
     client.listPaged<KubeEvent>(path, { fieldSelector: 'regarding.kind=Pod' }, signal, (events) => {
       for (const event of events) {
-        if (!addEvent(evidence, owners, event, sinceMs)) continue;
-        const namespace = event.regarding?.namespace ?? event.metadata?.namespace ?? '';
-        seen.addFromEvent(owners.of(namespace, event.regarding!.name!)!, containerOf(event.regarding?.fieldPath)!, namespace, event.regarding!.name!);
+        const counted = addEvent(evidence, owners, event, sinceMs);
+        if (counted !== undefined) seen.addFromEvent(counted);
       }
     }),
   );

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
-import { runCliAsync } from '../helpers.js';
+import { eventually, runCliAsync } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { appPodSpec, nodeLeftovers, nodeUnavailable, setHealth, startNode, type Node } from './node.js';
 
@@ -61,10 +61,15 @@ after(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A Pod of the test app on the node, written where the CLI can read it. */
-function appPod(name: string, probes: Record<string, unknown>, env: Record<string, string> = {}): { file: string; port: number } {
+/** A Pod of the test app on the node, written where the CLI can read it; `probes` may need the app's port (an exec check's URL). */
+function appPod(
+  name: string,
+  probes: Record<string, unknown> | ((port: number) => Record<string, unknown>),
+  env: Record<string, string> = {},
+): { file: string; port: number } {
   const port = nextPort++;
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: appPodSpec(node, { port, log: name, probes, env }) };
+  const spec = appPodSpec(node, { port, log: name, probes: typeof probes === 'function' ? probes(port) : probes, env });
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec };
   const file = join(cluster.directory, `${name}.yaml`);
   writeFileSync(file, stringify(pod));
   return { file, port };
@@ -105,15 +110,7 @@ function events(name: string): AppEvent[] {
     .map((line) => JSON.parse(line) as AppEvent);
 }
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(POLL_MS);
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 90_000) => eventually(what, probe, timeoutMs, POLL_MS);
 
 const firstEvent = (name: string, match: (event: AppEvent) => boolean, after = 0) =>
   until(`${name}: an event`, () => events(name).find((event) => event.t >= after && match(event)));
@@ -128,17 +125,33 @@ const ready = (status: any): boolean => status.conditions?.find((condition: any)
 const readyAt = (name: string, wanted: boolean) =>
   until(`${name}: Ready ${wanted}`, async () => (ready(await podStatus(name)) === wanted ? Date.now() : undefined));
 
+/**
+ * A liveness restart, measured: applies the Pod, waits until its app has answered a check, lets
+ * `beforeOnset` pick the phase, switches the app to `health`, and checks that the kill came within
+ * the window timeline gives for that failure.
+ */
+async function measureLivenessRestart(
+  scenario: string,
+  name: string,
+  probes: Parameters<typeof appPod>[1],
+  health: 'fail' | 'hang',
+  beforeOnset: (check: AppEvent) => Promise<void> = async () => {},
+): Promise<{ onset: number; killed: AppEvent; window: Window }> {
+  const { file, port } = appPod(name, probes);
+  await apply(file);
+  const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', health === 'fail' ? 'fails-fast' : 'hangs');
+  await beforeOnset(await firstEvent(name, (event) => event.event === 'check' && event.status === 200));
+  const onset = await setHealth(port, health);
+  const killed = await firstEvent(name, (event) => event.event === 'sigterm');
+  assertWithin(scenario, (killed.t - onset) / 1000, window);
+  return { onset, killed, window };
+}
+
 const fastCheck = (probe: string) => ({ httpGet: { path: `/check/${probe}` }, periodSeconds: 2, failureThreshold: 3, timeoutSeconds: 1 });
 
 describe('the kubelet acts within the windows probe-lint gives', { skip: unavailable, concurrency: true }, () => {
   it('liveness restarts a container whose check fails at once, and the restart reads Completed, exit 0', async () => {
-    const { file, port } = appPod('liveness-fails', { livenessProbe: fastCheck('liveness') });
-    await apply(file);
-    const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', 'fails-fast');
-    await firstEvent('liveness-fails', (event) => event.event === 'check' && event.status === 200);
-    const onset = await setHealth(port, 'fail');
-    const killed = await firstEvent('liveness-fails', (event) => event.event === 'sigterm');
-    assertWithin('liveness, check fails at once', (killed.t - onset) / 1000, window);
+    await measureLivenessRestart('liveness, check fails at once', 'liveness-fails', { livenessProbe: fastCheck('liveness') }, 'fail');
     // What runtime evidence has to work with: the kill reads as a clean exit.
     const status = await until('the restart in the status', async () => {
       const current = (await podStatus('liveness-fails')).containerStatuses?.[0];
@@ -149,42 +162,27 @@ describe('the kubelet acts within the windows probe-lint gives', { skip: unavail
   });
 
   it('liveness acts early in its window when the app fails just before a check (the other phase)', async () => {
-    const { file, port } = appPod('liveness-fails-late', { livenessProbe: fastCheck('liveness') });
-    await apply(file);
-    const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', 'fails-fast');
-    const check = await firstEvent('liveness-fails-late', (event) => event.event === 'check' && event.status === 200);
-    // The next check is due one period after this one: fail 300 ms before it.
-    await sleep(Math.max(0, check.t + 2000 - 300 - Date.now()));
-    const onset = await setHealth(port, 'fail');
-    const killed = await firstEvent('liveness-fails-late', (event) => event.event === 'sigterm');
-    assertWithin('liveness, check fails at once (failing just before a check)', (killed.t - onset) / 1000, window);
+    const { onset, killed, window } = await measureLivenessRestart(
+      'liveness, check fails at once (failing just before a check)',
+      'liveness-fails-late',
+      { livenessProbe: fastCheck('liveness') },
+      'fail',
+      // The next check is due one period after this one: fail 300 ms before it.
+      (check) => sleep(Math.max(0, check.t + 2000 - 300 - Date.now())).then(() => undefined),
+    );
     assert.ok((killed.t - onset) / 1000 < window.fromSeconds + 1, 'early in the window: the first failing check came at once');
   });
 
   it('liveness restarts a container whose check hangs within the period (timeout 1 s < period 2 s)', async () => {
-    const { file, port } = appPod('liveness-hangs-short', { livenessProbe: fastCheck('liveness') });
-    await apply(file);
-    const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', 'hangs');
-    await firstEvent('liveness-hangs-short', (event) => event.event === 'check' && event.status === 200);
-    const onset = await setHealth(port, 'hang');
-    const killed = await firstEvent('liveness-hangs-short', (event) => event.event === 'sigterm');
-    assertWithin('liveness, check hangs (timeout 1 < period 2)', (killed.t - onset) / 1000, window);
+    await measureLivenessRestart('liveness, check hangs (timeout 1 < period 2)', 'liveness-hangs-short', { livenessProbe: fastCheck('liveness') }, 'hang');
   });
 
   it('liveness restarts a container whose exec check hangs past the period', async () => {
-    const { file, port } = appPod('exec-hangs', {});
     // The exec check is the app's own `app check URL`: it hangs as long as the app's answer does.
-    const text = readFileSync(file, 'utf8').replace(
-      '      volumeMounts:',
-      `      livenessProbe:\n        exec: {command: [/app, check, "http://127.0.0.1:${port}/check/exec"]}\n        periodSeconds: 2\n        failureThreshold: 3\n        timeoutSeconds: 4\n      volumeMounts:`,
-    );
-    writeFileSync(file, text);
-    await apply(file);
-    const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', 'hangs');
-    await firstEvent('exec-hangs', (event) => event.event === 'check' && event.status === 200);
-    const onset = await setHealth(port, 'hang');
-    const killed = await firstEvent('exec-hangs', (event) => event.event === 'sigterm');
-    assertWithin('liveness, exec check hangs (timeout 4 > period 2)', (killed.t - onset) / 1000, window);
+    const exec = (port: number) => ({
+      livenessProbe: { exec: { command: ['/app', 'check', `http://127.0.0.1:${port}/check/exec`] }, periodSeconds: 2, failureThreshold: 3, timeoutSeconds: 4 },
+    });
+    await measureLivenessRestart('liveness, exec check hangs (timeout 4 > period 2)', 'exec-hangs', exec, 'hang');
   });
 
   it('a startupProbe with initialDelaySeconds gives up that much later, from the container start', async () => {
@@ -200,13 +198,12 @@ describe('the kubelet acts within the windows probe-lint gives', { skip: unavail
   });
 
   it('liveness restarts a container whose check hangs past the period, its checks back to back and never overlapping', async () => {
-    const { file, port } = appPod('liveness-hangs', { livenessProbe: { ...fastCheck('liveness'), timeoutSeconds: 4 } });
-    await apply(file);
-    const window = windowFor(await windowsOf(file), 'livenessProbe', 'restart', 'hangs');
-    await firstEvent('liveness-hangs', (event) => event.event === 'check' && event.status === 200);
-    const onset = await setHealth(port, 'hang');
-    const killed = await firstEvent('liveness-hangs', (event) => event.event === 'sigterm');
-    assertWithin('liveness, check hangs (timeout 4 > period 2)', (killed.t - onset) / 1000, window);
+    const { onset, killed } = await measureLivenessRestart(
+      'liveness, check hangs (timeout 4 > period 2)',
+      'liveness-hangs',
+      { livenessProbe: { ...fastCheck('liveness'), timeoutSeconds: 4 } },
+      'hang',
+    );
     const hanging = events('liveness-hangs').filter((event) => event.event === 'check' && event.t >= onset && event.t < killed.t);
     assert.equal(hanging.length, 3, 'one request per check, failureThreshold of them, no retry');
     for (let index = 1; index < hanging.length; index++) {

@@ -108,3 +108,20 @@ The probe-lint config from .Values.config. Helm reads values files as YAML 1.1, 
 {{- end -}}
 {{- toYaml $config -}}
 {{- end -}}
+
+
+{{/* What probe-lint audit reads besides Nodes and Pods: workloads, Services, and the kubelet's Events (runtime evidence). */}}
+{{- define "probe-lint.auditReadRules" -}}
+- apiGroups: [""]
+  resources: ["services"]
+  verbs: ["list"]
+- apiGroups: ["apps"]
+  resources: ["deployments", "statefulsets", "daemonsets"]
+  verbs: ["list"]
+- apiGroups: ["batch"]
+  resources: ["jobs", "cronjobs"]
+  verbs: ["list"]
+- apiGroups: ["events.k8s.io"]
+  resources: ["events"]
+  verbs: ["list"]
+{{- end -}}
