@@ -22,8 +22,9 @@ describe('the timing model', () => {
     assert.deepEqual(actWindow({ periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1 }, 'hanging'), { fromSeconds: 21, toSeconds: 31 });
   });
 
-  it('shifts a startup probe by its initialDelaySeconds, and readiness comes back within [(s−1)·p, s·p) of recovery', () => {
-    assert.deepEqual(actWindow({ periodSeconds: 2, failureThreshold: 15, timeoutSeconds: 1 }, 'fast', 5), { fromSeconds: 33, toSeconds: 35 });
+  it('shifts a startup probe by its initialDelaySeconds (less up to a second: whole-second start times), and readiness comes back within [(s−1)·p, s·p) of recovery', () => {
+    assert.deepEqual(actWindow({ periodSeconds: 2, failureThreshold: 15, timeoutSeconds: 1 }, 'fast', 5), { fromSeconds: 32, toSeconds: 35 });
+    assert.deepEqual(actWindow({ periodSeconds: 2, failureThreshold: 15, timeoutSeconds: 1 }, 'fast', 0), { fromSeconds: 28, toSeconds: 30 });
     assert.deepEqual(readyWindow({ periodSeconds: 2, successThreshold: 2 }), { fromSeconds: 2, toSeconds: 4 });
     assert.equal(windowText({ fromSeconds: 20, toSeconds: 30 }), '20-30 s');
   });
@@ -44,8 +45,8 @@ describe('probe-lint timeline', () => {
           resource: 'Pod/p',
           container: 'c',
           windows: [
-            { probe: 'startupProbe', action: 'startup-restart', case: 'fails-fast', fromSeconds: 33, toSeconds: 35 },
-            { probe: 'startupProbe', action: 'startup-restart', case: 'hangs', fromSeconds: 34, toSeconds: 36 },
+            { probe: 'startupProbe', action: 'startup-restart', case: 'fails-fast', fromSeconds: 32, toSeconds: 35 },
+            { probe: 'startupProbe', action: 'startup-restart', case: 'hangs', fromSeconds: 33, toSeconds: 36 },
             { probe: 'livenessProbe', action: 'restart', case: 'fails-fast', fromSeconds: 4, toSeconds: 6 },
             { probe: 'livenessProbe', action: 'restart', case: 'hangs', fromSeconds: 12, toSeconds: 14 },
             { probe: 'readinessProbe', action: 'unready', case: 'fails-fast', fromSeconds: 4, toSeconds: 6 },

@@ -41,6 +41,9 @@ export interface TimingWindow {
  * - a check that hangs with t ≤ p: each fails t after it starts: within [(f−1)·p + t, f·p + t);
  * - a check that hangs with t > p: checks run back to back, never overlapping: within [f·t, f·t + p).
  * `delaySeconds` shifts the window (a startup probe's initialDelaySeconds, from the container's start).
+ * The kubelet counts that delay from the container's start time as its status keeps it, in whole
+ * seconds (RFC 3339), so a delay may end up to one second early: measured on the real node, a
+ * startup probe with initialDelaySeconds 4, f = 3, p = 2 killed 6.96-9.06 s after the app started.
  */
 export function actWindow(
   probe: Pick<EffectiveProbe, 'periodSeconds' | 'timeoutSeconds' | 'failureThreshold'>,
@@ -49,7 +52,7 @@ export function actWindow(
 ): TimingWindow {
   const { periodSeconds: p, timeoutSeconds: t, failureThreshold: f } = probe;
   const base = mode === 'fast' ? (f - 1) * p : t <= p ? (f - 1) * p + t : f * t;
-  return { fromSeconds: delaySeconds + base, toSeconds: delaySeconds + base + p };
+  return { fromSeconds: Math.max(0, delaySeconds - 1) + base, toSeconds: delaySeconds + base + p };
 }
 
 /**
