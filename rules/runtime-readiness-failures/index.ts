@@ -22,7 +22,12 @@ export default defineRule({
   },
   checkContainer({ container, evidence, evidenceWindow, probe, report }) {
     // With liveness kills, runtime-liveness-restarts says this too.
-    if (evidence === undefined || evidence.unhealthy.readinessProbe === 0 || evidence.livenessKills > 0) return;
+    if (evidence === undefined || evidence.livenessKills > 0) return;
+    // Fewer failures than one failureThreshold, summed over every Pod, cannot have taken a Pod out
+    // of its Services: a Pod is not ready until its first success, so a refused check or two while
+    // the app starts is readiness doing its job (measured on the node: one, before the app listened).
+    const readiness = probe('readiness');
+    if (evidence.unhealthy.readinessProbe < (readiness?.failureThreshold ?? 1)) return;
     const last = evidence.lastFailure.readinessProbe;
     report({
       messageId: 'failures',
@@ -33,7 +38,7 @@ export default defineRule({
         pods: counted(evidence.pods, 'Pod'),
         last: last === undefined ? '' : ` (the last failure: ${quotedFromCluster(last)})`,
       },
-      pointer: probe('readiness')?.pointer ?? container.pointer,
+      pointer: readiness?.pointer ?? container.pointer,
       evidence: findingEvidence(evidence),
     });
   },
