@@ -1,4 +1,4 @@
-// The layers of src/, bottom to top: model → engine → {source, report, cluster, policies} → {fix, webhook} → cli.
+// The layers of src/, bottom to top: model → engine → {source, report, cluster, policies} → {fix, webhook} → lsp → cli.
 // A module imports only from its own layer and those below; a rule imports only src/rule-api.ts.
 const layer = (name, allowed) => ({
   name: `${name}-imports-only-below`,
@@ -19,6 +19,7 @@ module.exports = {
     layer('render', ['model', 'source', 'render']),
     layer('webhook', ['model', 'engine', 'report', 'cluster', 'webhook']),
     layer('policies', ['model', 'engine', 'policies']),
+    layer('lsp', ['model', 'engine', 'source', 'report', 'fix', 'lsp']),
     {
       name: 'rule-api-is-the-rules-only-door',
       comment: 'src/rule-api.ts re-exports the model and the rule contract, nothing above them',

@@ -79,6 +79,12 @@ export interface ServeArguments {
   context: string | undefined;
 }
 
+export interface LspArguments {
+  command: 'lsp';
+  config: string | undefined;
+  render: RenderOptions;
+}
+
 export const POLICY_FORMATS = ['yaml', 'json'] as const;
 
 export interface PoliciesArguments {
@@ -97,6 +103,7 @@ export type Arguments =
   | { command: 'rules'; format: RulesFormat; color: boolean | undefined }
   | { command: 'explain'; rule: string }
   | TimelineArguments
+  | LspArguments
   | { command: 'help' }
   | { command: 'version' };
 
@@ -140,6 +147,9 @@ function interpret(line: ParsedCommandLine): Arguments {
         format: oneOf(string('format') ?? 'text', TIMELINE_FORMATS, '--format'),
         render: renderOptions(string, flag, list),
       };
+    case 'lsp':
+      noExtra();
+      return { command, config: string('config'), render: renderOptions(string, flag, list) };
     case 'policies':
       noExtra();
       return {

@@ -16,6 +16,8 @@ export interface CommandIo {
   columns?: number;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** The process's own streams, for a command that speaks a protocol over them (lsp). */
+  streams?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
 }
 
 /** The config named on the command line, or the nearest .probe-lint.yaml/.yml, or none. */

@@ -1,16 +1,15 @@
 import { linkRuntimeFindings, runtimeFirst } from '../engine/runtime-causes.js';
 import { RULES } from '../../rules/index.js';
-import { Engine, type LintResult } from '../engine/engine.js';
+import { Engine, ruleFailureMessage, type LintResult } from '../engine/engine.js';
 import { severityRank } from '../engine/finding.js';
 import type { Severity } from '../engine/rule.js';
 import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import { formatReport } from '../report/formats.js';
-import { compareLocated, locate, summarize, type InputError, type LocatedFinding, type ReportInput } from '../report/located.js';
-import { lintDocumentsOf } from '../source/documents.js';
-import { readInputs, templateProblem } from '../source/read-inputs.js';
-import { SourceFile } from '../source/source-file.js';
+import { compareLocated, inputErrorOf, locate, summarize, withoutRepeats, type InputError, type ReportInput } from '../report/located.js';
+import { documentsOfFile } from '../source/file-documents.js';
+import { readInputs } from '../source/read-inputs.js';
 import type { FailOn, LintArguments, ReportArguments } from './arguments.js';
 import { cliClusterFacts, loadConfigOrReport, useColor, withRuleSelection, type CommandIo } from './context.js';
 import { VERSION } from './version.js';
@@ -25,11 +24,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
 
   const { files, problems, notices } = await readInputs(args.paths, { readStdin: io.readStdin, env: io.env, render: args.render });
   for (const notice of notices) io.stderr(`probe-lint: ${visible(notice)}\n`);
-  const inputErrors: InputError[] = problems.map((problem) => ({
-    file: problem.path,
-    ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? 1 } : {}),
-    message: problem.message,
-  }));
+  const inputErrors: InputError[] = problems.map(inputErrorOf);
   // With fixes, stdout carries the fixed document or the diff, and the report moves to stderr.
   let report = io.stdout;
   if (args.fix || args.fixDryRun) {
@@ -39,27 +34,13 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   }
   const documents: LintDocument[] = [];
   for (const file of files) {
-    const source = new SourceFile(file.path, file.text);
-    const template = templateProblem(file, source);
-    if (template !== undefined) {
-      inputErrors.push({ file: file.path, message: template });
-      continue;
-    }
-    // A file that does not parse is an input error when it could hold a Kubernetes object; one that
-    // never names a kind (mkdocs.yml with Python tags, a CloudFormation template with !Ref) is not a
-    // manifest at all, and is passed over like any other document that is not an object.
-    if (source.error && (file.rendered !== undefined || file.path === '-' || mayHoldObjects(file.text)))
-      inputErrors.push({ ...source.error, message: `invalid YAML: ${source.error.reason}` });
-    for (const document of lintDocumentsOf(source, file.rendered)) documents.push(document);
+    const read = documentsOfFile(file);
+    if (read.problem !== undefined) inputErrors.push(inputErrorOf(read.problem));
+    for (const document of read.documents) documents.push(document);
   }
   const everyInputIsStdin = args.paths.every((path) => path === '-');
   const failIfNoObjects = args.failIfNoObjects ?? everyInputIsStdin;
   return lintAndReport(engine, documents, { inputErrors, files: files.length, args, io, report, failIfNoObjects });
-}
-
-/** Whether the text names a kind anywhere (`kind:` as a key, or `"kind"` in JSON): what every Kubernetes object has. */
-function mayHoldObjects(text: string): boolean {
-  return /^[ \t-]*["']?kind["']?[ \t]*:/m.test(text) || /"kind"\s*:/.test(text);
 }
 
 /** Runs the engine over documents, prints the report in the chosen format, returns the exit code. */
@@ -84,8 +65,7 @@ export function lintAndReport(
   if (context.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
   for (const failure of result.failures) {
     const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
-    const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
-    inputErrors.push({ file: where, message: `rule ${failure.rule} failed on this object (please report it): ${reason}` });
+    inputErrors.push({ file: where, message: ruleFailureMessage(failure) });
   }
   if (result.resources === 0 && context.failIfNoObjects && inputErrors.length === 0) {
     inputErrors.push({
@@ -130,31 +110,6 @@ export function lintAndReport(
   context.onReport?.(input);
   if (inputErrors.length > 0) return 2;
   return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;
-}
-
-/**
- * A chart rendered with its ci/ values files repeats most findings of its default rendering at the
- * same template line: each is reported once, by the first rendering that found it.
- */
-function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
-  const seen = new Set<string>();
-  return findings.filter((finding) => {
-    if (finding.rendered === undefined) return true;
-    const key = [
-      finding.file,
-      finding.line,
-      finding.column,
-      finding.rule,
-      finding.messageId,
-      finding.message,
-      finding.container,
-      finding.identity.kind,
-      finding.identity.name,
-    ].join('\u0000');
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** Links to lines on GitHub, where a workflow says which repository and commit it runs on. */

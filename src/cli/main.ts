@@ -38,6 +38,8 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
         return await (await import('./serve-command.js')).runServe(args, io);
       case 'policies':
         return await (await import('./policies-command.js')).runPolicies(args, io);
+      case 'lsp':
+        return await (await import('./lsp-command.js')).runLsp(args, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

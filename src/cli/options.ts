@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { didYouMean } from '../engine/did-you-mean.js';
 import { reportFormatsText, timelineFormatsText } from '../report/format-names.js';
 
-export const COMMANDS = ['lint', 'rules', 'explain', 'timeline', 'audit', 'serve', 'policies', 'help', 'version'] as const;
+export const COMMANDS = ['lint', 'rules', 'explain', 'timeline', 'audit', 'serve', 'policies', 'lsp', 'help', 'version'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface OptionSpec {
@@ -23,10 +23,10 @@ export interface OptionSpec {
 }
 
 const REPORTING: readonly CommandName[] = ['lint', 'audit'];
-const CONFIGURED: readonly CommandName[] = ['lint', 'audit', 'serve', 'policies'];
+const CONFIGURED: readonly CommandName[] = ['lint', 'audit', 'serve', 'policies', 'lsp'];
 const CLUSTER: readonly CommandName[] = ['lint', 'audit', 'serve'];
 /** Commands that read manifests, charts and kustomizations. */
-const RENDERING: readonly CommandName[] = ['lint', 'timeline'];
+const RENDERING: readonly CommandName[] = ['lint', 'timeline', 'lsp'];
 
 export const OPTIONS: readonly OptionSpec[] = [
   {
@@ -208,8 +208,9 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'debug',
     type: 'boolean',
     description: 'print the stack of an unexpected error',
-    commands: ['lint', 'audit', 'serve', 'rules', 'explain', 'timeline', 'policies'],
+    commands: ['lint', 'audit', 'serve', 'rules', 'explain', 'timeline', 'policies', 'lsp'],
   },
+  { name: 'stdio', type: 'boolean', description: 'talk the Language Server Protocol over stdin and stdout (the default, and the only way)', commands: ['lsp'] },
   { name: 'help', short: 'h', type: 'boolean', description: 'show this help', commands: COMMANDS },
   { name: 'version', short: 'v', type: 'boolean', description: 'print the version', commands: COMMANDS },
 ];
@@ -231,6 +232,7 @@ const USAGE_LINES: [string, string][] = [
   ['probe-lint audit [-n NAMESPACE | -A] [options]', 'lint the workloads living in a cluster'],
   ['probe-lint serve --tls-cert FILE --tls-key FILE [options]', 'run the admission webhook (HTTPS)'],
   ['probe-lint policies [--config FILE] [-n NAMESPACE]', 'print the rules as admission policies (CEL) for kubectl apply'],
+  ['probe-lint lsp [--stdio]', 'run the language server for editors (diagnostics, fixes, hover with the timeline)'],
 ];
 
 /** `--help`, from the command and option tables. */

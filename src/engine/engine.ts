@@ -28,6 +28,12 @@ export interface RuleFailure {
   error: unknown;
 }
 
+/** What a report says of a rule that threw on an object. */
+export function ruleFailureMessage(failure: RuleFailure): string {
+  const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
+  return `rule ${failure.rule} failed on this object (please report it): ${reason}`;
+}
+
 export interface LintResult {
   findings: Finding[];
   suppressed: SuppressedFinding[];

@@ -44,7 +44,7 @@ export function fixSourceText(file: string, original: string, engine: Engine, ki
       .findings.filter((finding) => finding.fix !== undefined && finding.fix.length > 0 && finding.fixKind !== undefined && kinds.includes(finding.fixKind));
     if (fixable.length === 0) break;
     json ??= isJsonText(text);
-    const step = fixDocuments(source, fixable, { newline: crlf ? '\r\n' : '\n', json });
+    const step = editDocuments(source, fixable.map(changeOfFinding), { newline: crlf ? '\r\n' : '\n', json });
     if ('problem' in step) return { text: original, changed: false, fixed: [], problem: step.problem };
     if (step.fixed.length === 0) break;
     text = step.text;
@@ -54,23 +54,53 @@ export function fixSourceText(file: string, original: string, engine: Engine, ki
   return { text: result, changed: result !== original, fixed };
 }
 
-type Step = { text: string; fixed: string[] } | { problem: string };
+/** RFC 6902 operations on one document of a file, made for one rule (a finding's fix, or an editor's action). */
+export interface DocumentChange {
+  documentIndex: number;
+  operations: readonly PatchOperation[];
+  rule: string;
+}
 
-function fixDocuments(source: SourceFile, findings: Finding[], { newline, json }: { newline: string; json: boolean }): Step {
+type Step = { text: string; edits: readonly TextEdit[]; fixed: string[] } | { problem: string };
+
+function changeOfFinding(finding: Finding): DocumentChange {
+  return { documentIndex: finding.resource.origin.documentIndex ?? 0, operations: finding.fix!, rule: finding.rule };
+}
+
+/**
+ * The text edits that make `changes` to a file's text, checked as --fix checks them (the edited
+ * text parses to what the operations give); what an editor applies for one finding's fix. Changes
+ * that overlap one made before them are left out, as a pass of --fix leaves them for the next.
+ */
+export function changeEdits(
+  file: string,
+  text: string,
+  changes: readonly DocumentChange[],
+): { edits: readonly TextEdit[]; made: string[] } | { problem: string } {
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  const source = new SourceFile(file, bom ? text.slice(1) : text);
+  if (source.error) return { problem: 'not fixed: the file does not parse' };
+  const crlf = /\r\n/.test(text) && !/(?<!\r)\n/.test(text);
+  const step = editDocuments(source, changes, { newline: crlf ? '\r\n' : '\n', json: isJsonText(source.text) });
+  if ('problem' in step) return step;
+  return { edits: step.edits.map((edit) => ({ ...edit, start: edit.start + bom, end: edit.end + bom })), made: step.fixed };
+}
+
+function editDocuments(source: SourceFile, changes: readonly DocumentChange[], { newline, json }: { newline: string; json: boolean }): Step {
   const yamlDocuments = json ? [] : parseAllDocuments(source.text, { ...YAML_OPTIONS, uniqueKeys: false });
   if (!json && (!Array.isArray(yamlDocuments) || yamlDocuments.length !== source.documents.length)) {
     return { problem: 'not fixed: the YAML documents could not be matched for editing' };
   }
   const expected = source.documents.map((document) => structuredClone(document.value));
-  const applied = new Map<number, PatchOperation[][]>();
+  const applied = new Map<number, (readonly PatchOperation[])[]>();
   const jsonEditor = json ? new JsonTextEditor(source.text) : undefined;
   const planned = new EditPlan();
   const fixed: string[] = [];
-  for (const finding of findings) {
-    const index = finding.resource.origin.documentIndex ?? 0;
+  for (const change of changes) {
+    const index = change.documentIndex;
     let edits: TextEdit[];
     try {
-      edits = jsonEditor ? jsonEditor.editsFor(finding.fix!) : editsFor(source.text, yamlDocuments[index]!, finding.fix!);
+      edits = jsonEditor ? jsonEditor.editsFor(change.operations) : editsFor(source.text, yamlDocuments[index]!, change.operations);
     } catch (error) {
       if (error instanceof UnsupportedEdit) continue;
       throw error;
@@ -78,7 +108,7 @@ function fixDocuments(source: SourceFile, findings: Finding[], { newline, json }
     // A fix that touches text another fix already changes waits for the next pass.
     if (edits.some((edit) => planned.conflicts(edit))) continue;
     try {
-      expected[index] = patchInPlace(expected[index], finding.fix!);
+      expected[index] = patchInPlace(expected[index], change.operations);
     } catch {
       // The fix does not apply to this document as it is now (a pointer through __proto__, a missing
       // parent); it may have applied in part, so the document is rebuilt from the fixes kept.
@@ -86,16 +116,16 @@ function fixDocuments(source: SourceFile, findings: Finding[], { newline, json }
       continue;
     }
     const kept = applied.get(index) ?? applied.set(index, []).get(index)!;
-    kept.push(finding.fix!);
+    kept.push(change.operations);
     for (const edit of edits) planned.add(newline === '\n' ? edit : { ...edit, text: edit.text.replace(/\r?\n/g, newline) });
-    fixed.push(finding.rule);
+    fixed.push(change.rule);
   }
   const text = applyEdits(source.text, planned.edits);
   const check = new SourceFile(source.file, text);
   const matches =
     !check.error && check.documents.length === expected.length && check.documents.every((document, index) => sameValue(document.value, expected[index]));
   if (!matches) return { problem: "not fixed: the edit could not be made without changing the file's layout (please report this)" };
-  return { text, fixed };
+  return { text, edits: planned.edits, fixed };
 }
 
 /** Patched in place: the value is already a copy, and fast-json-patch's own copy would expand every YAML alias. */

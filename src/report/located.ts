@@ -121,3 +121,33 @@ export function whereText(finding: LocatedFinding): string {
   if (finding.file === undefined) return describeResource(finding.identity);
   return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}:${finding.column}`;
 }
+
+/**
+ * A chart rendered with its ci/ values files repeats most findings of its default rendering at the
+ * same template line: each is reported once, by the first rendering that found it.
+ */
+export function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    if (finding.rendered === undefined) return true;
+    const key = [
+      finding.file,
+      finding.line,
+      finding.column,
+      finding.rule,
+      finding.messageId,
+      finding.message,
+      finding.container,
+      finding.identity.kind,
+      finding.identity.name,
+    ].join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** A problem reading an input, as reports list it. */
+export function inputErrorOf(problem: { path: string; line?: number; column?: number; message: string }): InputError {
+  return { file: problem.path, ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? 1 } : {}), message: problem.message };
+}

@@ -4,7 +4,7 @@ import type { TimelineWindow } from '../model/timeline.js';
 import { windowText } from '../model/timing.js';
 import { code, tableCell } from './markdown-text.js';
 import type { ContainerTimeline } from './timeline.js';
-import { TIMELINE_ACTION, TIMELINE_CASE, TIMELINE_FROM } from './timeline-words.js';
+import { STARTUP_GATES, TIMELINE_ACTION, TIMELINE_CASE, TIMELINE_FROM } from './timeline-words.js';
 
 const PROBES: readonly TimelineWindow['probe'][] = ['startupProbe', 'livenessProbe', 'readinessProbe'];
 
@@ -27,8 +27,7 @@ export function containerTimelineMarkdown(timeline: ContainerTimeline, level: nu
       `| ${code(window.probe)} | ${tableCell(`${TIMELINE_ACTION[window.action]}${when ? ` ${when}` : ''}`)} | ${windowText(window)} | ${TIMELINE_FROM[window.from].replace(/^after /, '')} |`,
     );
   }
-  if (timeline.windows.some((window) => window.probe === 'startupProbe'))
-    lines.push('', 'Liveness and readiness run only once the startupProbe has succeeded.');
+  if (timeline.windows.some((window) => window.probe === 'startupProbe')) lines.push('', `${STARTUP_GATES[0]!.toUpperCase()}${STARTUP_GATES.slice(1)}.`);
   lines.push(
     '',
     '```mermaid',

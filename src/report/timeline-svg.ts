@@ -6,7 +6,7 @@
 import type { TimelineWindow } from '../model/timeline.js';
 import { windowText } from '../model/timing.js';
 import type { ContainerTimeline } from './timeline.js';
-import { TIMELINE_FROM } from './timeline-words.js';
+import { STARTUP_GATES, TIMELINE_FROM } from './timeline-words.js';
 import { visible } from './visible.js';
 
 const WIDTH = 860;
@@ -104,7 +104,7 @@ export function formatTimelineSvg(timelines: readonly ContainerTimeline[]): stri
     }
     if (timeline.windows.some((window) => window.probe === 'startupProbe')) {
       y += ROW;
-      rows.push(`<text class="muted" x="28" y="${y + 4}">liveness and readiness run only once the startupProbe has succeeded</text>`);
+      rows.push(`<text class="muted" x="28" y="${y + 4}">${STARTUP_GATES}</text>`);
     }
     const bottom = y + ROW / 2;
     const ticks: string[] = [];

@@ -1,5 +1,6 @@
 // The words for a timeline's windows, shared by its text, markdown and SVG forms.
 import type { TimelineWindow } from '../model/timeline.js';
+import { windowText } from '../model/timing.js';
 
 export const TIMELINE_ACTION: Record<TimelineWindow['action'], string> = {
   restart: 'restarts the container',
@@ -19,3 +20,12 @@ export const TIMELINE_FROM: Record<TimelineWindow['from'], string> = {
   recovery: 'after the app answers again',
   'container-start': 'after the container starts',
 };
+
+/** "restarts the container when a check fails at once: 20-30 s after the app starts failing" */
+export function windowSentence(window: TimelineWindow): string {
+  const when = TIMELINE_CASE[window.case];
+  return `${TIMELINE_ACTION[window.action]}${when ? ` ${when}` : ''}: ${windowText(window)} ${TIMELINE_FROM[window.from]}`;
+}
+
+/** Said under a container's windows when it has a startupProbe. */
+export const STARTUP_GATES = 'liveness and readiness run only once the startupProbe has succeeded';

@@ -1,7 +1,6 @@
 // `probe-lint timeline` output: per container, when the kubelet acts on its probes.
 import type { TimelineWindow } from '../model/timeline.js';
-import { windowText } from '../model/timing.js';
-import { TIMELINE_ACTION as ACTION, TIMELINE_CASE as CASE, TIMELINE_FROM as FROM } from './timeline-words.js';
+import { STARTUP_GATES, windowSentence } from './timeline-words.js';
 import { visible } from './visible.js';
 
 export interface ContainerTimeline {
@@ -33,13 +32,8 @@ export function formatTimelineText(timelines: readonly ContainerTimeline[]): str
   const blocks = timelines.map((timeline) => {
     const head = `${visible(timeline.file ?? timeline.resource)}  ${visible(timeline.resource)}, container "${visible(timeline.container)}"`;
     if (timeline.windows.length === 0) return `${head}\n  no probes: the kubelet never restarts it for hanging, and it is ready as soon as it starts\n`;
-    const lines = timeline.windows.map((window) => {
-      const when = CASE[window.case];
-      return `  ${window.probe.padEnd(15)} ${ACTION[window.action]}${when ? ` ${when}` : ''}: ${windowText(window)} ${FROM[window.from]}`;
-    });
-    const gated = timeline.windows.some((window) => window.probe === 'startupProbe')
-      ? ['  (liveness and readiness run only once the startupProbe has succeeded)']
-      : [];
+    const lines = timeline.windows.map((window) => `  ${window.probe.padEnd(15)} ${windowSentence(window)}`);
+    const gated = timeline.windows.some((window) => window.probe === 'startupProbe') ? [`  (${STARTUP_GATES})`] : [];
     return `${head}\n${[...lines, ...gated].join('\n')}\n`;
   });
   return blocks.join('\n') || 'no containers found\n';
