@@ -15,7 +15,7 @@ import { lintText as lintEditorText } from '../src/lsp/lint-text.js';
 import { probeAt } from '../src/lsp/probe-at.js';
 import { ROOT, runCli } from './helpers.js';
 import { applyWorkspaceEdit, LspClient } from './lsp-client.js';
-import { helmBinary } from './tools.js';
+import { helmBinary, kubectlBinary } from './tools.js';
 
 interface CliFinding {
   rule: string;
@@ -345,6 +345,22 @@ describe('the language server with a config and charts', () => {
       const beforeSave = client.published.length;
       await client.save(uri);
       assert.deepEqual((await client.renderedDiagnostics(uri, beforeSave)).map(place).sort(), inDeployment.map(cliPlace).sort());
+    } finally {
+      await client.stop();
+    }
+  });
+  it('lints a kustomize patch through its overlay when it is opened, at the lines of the patch the CLI gives', async () => {
+    const patch = join(ROOT, 'test/fixtures/repo/kustomize/overlays/staging/web-probe.yaml');
+    const expected = cliFindings([patch, '--kustomize', kubectlBinary()]);
+    const inPatch = expected.filter((finding) => finding.file === 'test/fixtures/repo/kustomize/overlays/staging/web-probe.yaml');
+    assert.ok(inPatch.length > 0);
+    const client = await LspClient.start(['--kustomize', kubectlBinary()]);
+    try {
+      const since = client.published.length;
+      const uri = await client.open(patch);
+      assert.deepEqual((await client.renderedDiagnostics(uri, since)).map(place).sort(), inPatch.map(cliPlace).sort());
+      // The patch alone is not a whole Deployment: nothing of what linting it as it is would say.
+      assert.ok(!(await client.renderedDiagnostics(uri, since)).some((diagnostic) => diagnostic.code === 'missing-readiness-probe'));
     } finally {
       await client.stop();
     }
