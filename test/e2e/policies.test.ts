@@ -4,44 +4,23 @@
 // deny in enforce mode, inject startup probes into real Pods, honour suppression annotations, and
 // follow their parameters without being re-applied.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { RULES } from '../../rules/index.js';
 import type { ProbeLintConfig } from '../../src/engine/config.js';
-import { Engine } from '../../src/engine/engine.js';
 import { unknownCluster, type ClusterFacts } from '../../src/engine/cluster-facts.js';
-import { isKubeObject } from '../../src/model/resource.js';
+import { Engine } from '../../src/engine/engine.js';
 import { generatePolicies } from '../../src/policies/generate.js';
-import { policyRules } from '../../src/policies/validating.js';
 import { lintDocumentsOf } from '../../src/source/documents.js';
 import { SourceFile } from '../../src/source/source-file.js';
-import { eventually, ROOT, SHARED } from '../helpers.js';
+import { eventually } from '../helpers.js';
+import { COVERED, engineRules, PARITY_CONFIG, parityObjects, RESOURCES } from '../policy-parity.js';
 import { startCluster, type Cluster } from './cluster.js';
 
 const PARAMS_NAMESPACE = 'probe-lint';
-/** Infos raised to warnings, so that every rule the policies cover shows as a warning on a dry run; a dense cluster, so the exec rule speaks. */
-const PARITY_CONFIG: ProbeLintConfig = {
-  rules: { 'missing-liveness-probe': 'warning', 'missing-readiness-probe': 'warning', 'liveness-without-startup-probe': 'warning' },
-  cluster: { podsPerNode: 80 },
-  webhook: { namespaces: { strict: { mode: 'enforce' }, quiet: { mode: 'off' } } },
-};
-const COVERED = new Set(policyRules(RULES).map(({ rule }) => rule.meta.id));
-const RESOURCES: Record<string, string> = {
-  Pod: '/api/v1/namespaces/NS/pods',
-  ReplicationController: '/api/v1/namespaces/NS/replicationcontrollers',
-  PodTemplate: '/api/v1/namespaces/NS/podtemplates',
-  Deployment: '/apis/apps/v1/namespaces/NS/deployments',
-  StatefulSet: '/apis/apps/v1/namespaces/NS/statefulsets',
-  DaemonSet: '/apis/apps/v1/namespaces/NS/daemonsets',
-  ReplicaSet: '/apis/apps/v1/namespaces/NS/replicasets',
-  Job: '/apis/batch/v1/namespaces/NS/jobs',
-  CronJob: '/apis/batch/v1/namespaces/NS/cronjobs',
-};
-const API_VERSIONS: Record<string, string> = { '': 'v1', apps: 'apps/v1', batch: 'batch/v1' };
-
 let cluster: Cluster;
 
 async function applyPolicies(config: ProbeLintConfig): Promise<void> {
@@ -70,44 +49,6 @@ async function create(object: any, ns: string, persist = false): Promise<{ statu
   const warnings = typeof warning === 'string' ? warning : Array.isArray(warning) ? warning.join(', ') : '';
   const rules = [...new Set([...warnings.matchAll(/\[([a-z][a-z-]+)\]/g)].map((match) => match[1]!))].sort();
   return { status: reply.status, rules, message: reply.status >= 300 ? String(reply.json?.message ?? reply.json) : warnings, stored: reply.json };
-}
-
-/** The engine's findings for the same object, in the rules the policies cover, at the severities shown at admission. */
-function engineRules(object: unknown, config: ProbeLintConfig, cluster: ClusterFacts): string[] {
-  const engine = new Engine(RULES, { config, cluster });
-  const source = new SourceFile('object.json', JSON.stringify(object));
-  const { findings } = engine.lint(lintDocumentsOf(source));
-  return [...new Set(findings.filter((finding) => finding.severity !== 'info' && COVERED.has(finding.rule)).map((finding) => finding.rule))].sort();
-}
-
-/** Every built-in pod-bearing object of the rule fixtures and of the real corpus, with where it came from. */
-function parityObjects(): { from: string; object: any }[] {
-  const walk = (directory: string): string[] =>
-    readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(directory, entry.name)) : /\.(ya?ml|json)$/.test(entry.name) ? [join(directory, entry.name)] : [],
-    );
-  const files = walk(join(ROOT, 'rules')).filter((file) => file.includes('/fixtures/'));
-  const corpus = join(SHARED, 'corpus/real');
-  if (existsSync(corpus)) files.push(...walk(corpus));
-  const objects: { from: string; object: any }[] = [];
-  for (const file of files.sort()) {
-    const source = new SourceFile(file, readFileSync(file, 'utf8'));
-    for (const document of lintDocumentsOf(source)) {
-      for (const resource of document.resources) {
-        const object = resource.object as any;
-        const group = String(object.apiVersion).includes('/') ? String(object.apiVersion).split('/')[0]! : '';
-        if (!isKubeObject(object) || RESOURCES[object.kind] === undefined || API_VERSIONS[group] !== object.apiVersion) continue;
-        const { status: _status, ...rest } = object;
-        const metadata = { ...(rest.metadata ?? {}), name: typeof rest.metadata?.name === 'string' ? rest.metadata.name : `unnamed-${objects.length}` };
-        delete metadata.namespace;
-        objects.push({
-          from: `${file.replace(`${ROOT}/`, '').replace(`${SHARED}/`, '../shared/')}: ${object.kind}/${metadata.name}`,
-          object: { ...rest, metadata },
-        });
-      }
-    }
-  }
-  return objects;
 }
 
 // The API server's audit log, to see what the policies record there (Metadata level keeps annotations).

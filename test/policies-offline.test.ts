@@ -1,0 +1,115 @@
+// The admission policies judged offline by the API server's own CEL code (test/celcheck.ts): every
+// policy compiles and evaluates without an error on every fixture and corpus object, and reports
+// what the engine reports, object by object and rule by rule, in a warn and an enforce namespace.
+// A broken expression fails here, in `npm test`, not only in the e2e suite. Skipped where Go is not
+// installed (CI never skips).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RULES } from '../rules/index.js';
+import { unknownCluster, type ClusterFacts } from '../src/engine/cluster-facts.js';
+import { generatePolicies } from '../src/policies/generate.js';
+import { celcheck, celcheckBinary, type CelcheckResult } from './celcheck.js';
+import { engineRules, PARITY_CONFIG, parityObjects } from './policy-parity.js';
+
+const binary = celcheckBinary();
+const unavailable = 'unavailable' in binary ? binary.unavailable : undefined;
+if (unavailable !== undefined && process.env.CI !== undefined) throw new Error(`the offline policy check cannot run: ${unavailable}`);
+
+const FACTS: ClusterFacts = { ...unknownCluster(), podsPerNode: 80, source: 'config' };
+const policies = () =>
+  generatePolicies(PARITY_CONFIG, RULES, { namespace: 'probe-lint', today: '2026-12-01' }) as { kind: string; metadata: { name: string }; spec: any }[];
+const namespaceObject = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
+
+/** The bindings' actions by policy: what the API server does with a failed validation. */
+function actionsOf(objects: ReturnType<typeof policies>): Map<string, string[]> {
+  return new Map(
+    objects
+      .filter((object) => object.kind === 'ValidatingAdmissionPolicyBinding')
+      .map((binding) => [binding.spec.policyName as string, binding.spec.validationActions as string[]]),
+  );
+}
+
+/** The rule ids the policies with `action` in their bindings report for one object: "[rule-id] …" messages. */
+function rulesBy(result: CelcheckResult['results'][number], actions: Map<string, string[]>, action: string): string[] {
+  const rules = new Set<string>();
+  for (const [policy, outcome] of Object.entries(result)) {
+    if (!(actions.get(policy) ?? []).includes(action)) continue;
+    for (const message of outcome.failed) {
+      const id = /^\[([a-z][a-z-]+)\]/.exec(message)?.[1];
+      if (id !== undefined) rules.add(id);
+    }
+  }
+  return [...rules].sort();
+}
+
+describe('the admission policies, offline, with the API server’s CEL', { skip: unavailable }, () => {
+  const path = 'path' in binary ? binary.path : '';
+
+  it('compile and evaluate without an error on every fixture and corpus object, and report what the engine reports in a warn namespace', () => {
+    const objects = parityObjects();
+    const generated = policies();
+    const { results } = celcheck(
+      path,
+      generated,
+      namespaceObject('parity'),
+      objects.map(({ object }) => ({ ...object, metadata: { ...object.metadata, namespace: 'parity' } })),
+    );
+    const actions = actionsOf(generated);
+    const tally = { objects: objects.length, refused: 0, findings: 0, differences: [] as string[], errors: [] as string[] };
+    results.forEach((result, index) => {
+      const { from, object } = objects[index]!;
+      if (Object.values(result).some((outcome) => outcome.refused !== undefined)) {
+        tally.refused++;
+        return;
+      }
+      for (const [policy, outcome] of Object.entries(result)) for (const error of outcome.errors) tally.errors.push(`${from}: ${policy}: ${error}`);
+      const expected = engineRules(object, PARITY_CONFIG, FACTS);
+      tally.findings += expected.length;
+      const reported = rulesBy(result, actions, 'Warn');
+      if (expected.join() !== reported.join()) tally.differences.push(`${from}: engine [${expected.join(', ')}], policies [${reported.join(', ')}]`);
+    });
+    console.log(
+      `offline policy parity: ${tally.objects} objects (${tally.refused} that do not decode), ${tally.findings} engine findings in covered rules, ${tally.differences.length} objects differ`,
+    );
+    assert.ok(tally.objects > 50 && tally.findings > 50, JSON.stringify(tally));
+    assert.deepEqual(tally.errors, []);
+    assert.deepEqual(tally.differences, []);
+  });
+
+  it('deny the errors and warn of the warnings in an enforce namespace, as the engine grades them', () => {
+    const objects = parityObjects();
+    const generated = policies();
+    const actions = actionsOf(generated);
+    const { results } = celcheck(
+      path,
+      generated,
+      namespaceObject('strict'),
+      objects.map(({ object }) => ({ ...object, metadata: { ...object.metadata, namespace: 'strict' } })),
+    );
+    let denied = 0;
+    let warned = 0;
+    results.forEach((result, index) => {
+      if (Object.values(result).some((outcome) => outcome.refused !== undefined)) return;
+      const { from, object } = objects[index]!;
+      assert.deepEqual(rulesBy(result, actions, 'Deny'), engineRules(object, PARITY_CONFIG, FACTS, ['error']), `${from}: denied`);
+      assert.deepEqual(rulesBy(result, actions, 'Warn'), engineRules(object, PARITY_CONFIG, FACTS, ['warning']), `${from}: warned`);
+      denied += rulesBy(result, actions, 'Deny').length;
+      warned += rulesBy(result, actions, 'Warn').length;
+    });
+    // Few fixtures hold an error the API server lets through (most errors it refuses itself).
+    assert.ok(denied > 0 && warned > 100, `${denied} denials, ${warned} warnings`);
+  });
+
+  it('fail on a broken expression: a rule whose CEL does not compile is an error on every object', () => {
+    const generated = policies();
+    const warn = generated.find((object) => object.kind === 'ValidatingAdmissionPolicy' && object.metadata.name === 'probe-lint-warn')!;
+    const index = warn.spec.validations.findIndex((validation: { messageExpression?: string }) =>
+      /timeout-not-below-period/.test(validation.messageExpression ?? ''),
+    );
+    assert.ok(index >= 0, 'the warn policy checks timeout-not-below-period');
+    warn.spec.validations[index].expression += ' && (';
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'parity' }, spec: { containers: [{ name: 'web', image: 'x' }] } };
+    const [result] = celcheck(path, generated, namespaceObject('parity'), [pod]).results;
+    assert.match(result!['probe-lint-warn']!.errors.join('\n'), /compil|Syntax error/i);
+  });
+});

@@ -1,0 +1,73 @@
+// What the admission policies must report, object by object: the engine's findings in the rules
+// the policies cover, over every built-in pod-bearing object of the rule fixtures and the real
+// corpus. Shared by the real API server's parity test (e2e) and the offline one (celcheck).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RULES } from '../rules/index.js';
+import type { ClusterFacts } from '../src/engine/cluster-facts.js';
+import type { ProbeLintConfig } from '../src/engine/config.js';
+import { Engine } from '../src/engine/engine.js';
+import type { Severity } from '../src/engine/rule.js';
+import { isKubeObject } from '../src/model/resource.js';
+import { policyRules } from '../src/policies/validating.js';
+import { lintDocumentsOf } from '../src/source/documents.js';
+import { SourceFile } from '../src/source/source-file.js';
+import { ROOT, SHARED } from './helpers.js';
+
+/** Infos raised to warnings, so that every rule the policies cover shows as a warning on a dry run; a dense cluster, so the exec rule speaks. */
+export const PARITY_CONFIG: ProbeLintConfig = {
+  rules: { 'missing-liveness-probe': 'warning', 'missing-readiness-probe': 'warning', 'liveness-without-startup-probe': 'warning' },
+  cluster: { podsPerNode: 80 },
+  webhook: { namespaces: { strict: { mode: 'enforce' }, quiet: { mode: 'off' } } },
+};
+export const COVERED = new Set(policyRules(RULES).map(({ rule }) => rule.meta.id));
+export const RESOURCES: Record<string, string> = {
+  Pod: '/api/v1/namespaces/NS/pods',
+  ReplicationController: '/api/v1/namespaces/NS/replicationcontrollers',
+  PodTemplate: '/api/v1/namespaces/NS/podtemplates',
+  Deployment: '/apis/apps/v1/namespaces/NS/deployments',
+  StatefulSet: '/apis/apps/v1/namespaces/NS/statefulsets',
+  DaemonSet: '/apis/apps/v1/namespaces/NS/daemonsets',
+  ReplicaSet: '/apis/apps/v1/namespaces/NS/replicasets',
+  Job: '/apis/batch/v1/namespaces/NS/jobs',
+  CronJob: '/apis/batch/v1/namespaces/NS/cronjobs',
+};
+const API_VERSIONS: Record<string, string> = { '': 'v1', apps: 'apps/v1', batch: 'batch/v1' };
+
+/** The engine's findings for the same object, in the rules the policies cover, at the severities shown at admission. */
+export function engineRules(object: unknown, config: ProbeLintConfig, cluster: ClusterFacts, severities: readonly Severity[] = ['error', 'warning']): string[] {
+  const engine = new Engine(RULES, { config, cluster });
+  const source = new SourceFile('object.json', JSON.stringify(object));
+  const { findings } = engine.lint(lintDocumentsOf(source));
+  return [...new Set(findings.filter((finding) => severities.includes(finding.severity) && COVERED.has(finding.rule)).map((finding) => finding.rule))].sort();
+}
+
+/** Every built-in pod-bearing object of the rule fixtures and of the real corpus, with where it came from. */
+export function parityObjects(): { from: string; object: any }[] {
+  const walk = (directory: string): string[] =>
+    readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(directory, entry.name)) : /\.(ya?ml|json)$/.test(entry.name) ? [join(directory, entry.name)] : [],
+    );
+  const files = walk(join(ROOT, 'rules')).filter((file) => file.includes('/fixtures/'));
+  const corpus = join(SHARED, 'corpus/real');
+  if (existsSync(corpus)) files.push(...walk(corpus));
+  const objects: { from: string; object: any }[] = [];
+  for (const file of files.sort()) {
+    const source = new SourceFile(file, readFileSync(file, 'utf8'));
+    for (const document of lintDocumentsOf(source)) {
+      for (const resource of document.resources) {
+        const object = resource.object as any;
+        const group = String(object.apiVersion).includes('/') ? String(object.apiVersion).split('/')[0]! : '';
+        if (!isKubeObject(object) || RESOURCES[object.kind] === undefined || API_VERSIONS[group] !== object.apiVersion) continue;
+        const { status: _status, ...rest } = object;
+        const metadata = { ...(rest.metadata ?? {}), name: typeof rest.metadata?.name === 'string' ? rest.metadata.name : `unnamed-${objects.length}` };
+        delete metadata.namespace;
+        objects.push({
+          from: `${file.replace(`${ROOT}/`, '').replace(`${SHARED}/`, '../shared/')}: ${object.kind}/${metadata.name}`,
+          object: { ...rest, metadata },
+        });
+      }
+    }
+  }
+  return objects;
+}
