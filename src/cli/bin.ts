@@ -31,7 +31,7 @@ const code = await main(argv, {
   ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
   env: process.env,
   cwd: process.cwd(),
-  streams: { input: process.stdin, output: process.stdout },
+  streams: () => ({ input: process.stdin, output: process.stdout }),
 });
 process.exitCode = code;
 // The server's timers and sockets are closed, but a metrics collector may still hold the loop.

@@ -16,8 +16,11 @@ export interface CommandIo {
   columns?: number;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  /** The process's own streams, for a command that speaks a protocol over them (lsp). */
-  streams?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
+  /**
+   * The process's own streams, for a command that speaks a protocol over them (lsp). A function:
+   * touching process.stdin turns a piped stdin non-blocking, and readStdin's synchronous read then fails (EAGAIN).
+   */
+  streams?: () => { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
 }
 
 /** The config named on the command line, or the nearest .probe-lint.yaml/.yml, or none. */

@@ -11,10 +11,11 @@ export async function runLsp(args: LspArguments, io: CommandIo): Promise<number>
     return 2;
   }
   const { startLanguageServer } = await import('../lsp/server.js');
+  const { input, output } = io.streams();
   const connection = startLanguageServer({
     rules: RULES,
-    input: io.streams.input,
-    output: io.streams.output,
+    input,
+    output,
     env: io.env,
     render: args.render,
     configFile: args.config === undefined ? undefined : resolve(io.cwd, args.config),
