@@ -29,15 +29,12 @@ function actionsOf(objects: ReturnType<typeof policies>): Map<string, string[]> 
   );
 }
 
-/** The rule ids the policies with `action` in their bindings report for one object: "[rule-id] …" messages. */
+/** The rule ids the policies with `action` in their bindings report for one object: "[rule-id] …" in their messages. */
 function rulesBy(result: CelcheckResult['results'][number], actions: Map<string, string[]>, action: string): string[] {
   const rules = new Set<string>();
   for (const [policy, outcome] of Object.entries(result)) {
     if (!(actions.get(policy) ?? []).includes(action)) continue;
-    for (const message of outcome.failed) {
-      const id = /^\[([a-z][a-z-]+)\]/.exec(message)?.[1];
-      if (id !== undefined) rules.add(id);
-    }
+    for (const message of outcome.failed) for (const match of message.matchAll(/\[([a-z][a-z-]+)\] /g)) rules.add(match[1]!);
   }
   return [...rules].sort();
 }
@@ -103,11 +100,9 @@ describe('the admission policies, offline, with the API server’s CEL', { skip:
   it('fail on a broken expression: a rule whose CEL does not compile is an error on every object', () => {
     const generated = policies();
     const warn = generated.find((object) => object.kind === 'ValidatingAdmissionPolicy' && object.metadata.name === 'probe-lint-warn')!;
-    const index = warn.spec.validations.findIndex((validation: { messageExpression?: string }) =>
-      /timeout-not-below-period/.test(validation.messageExpression ?? ''),
-    );
-    assert.ok(index >= 0, 'the warn policy checks timeout-not-below-period');
-    warn.spec.validations[index].expression += ' && (';
+    const variable = warn.spec.variables.find((candidate: { name: string }) => candidate.name === 'found_timeout_not_below_period');
+    assert.ok(variable, 'the warn policy checks timeout-not-below-period');
+    variable.expression += ' && (';
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'parity' }, spec: { containers: [{ name: 'web', image: 'x' }] } };
     const [result] = celcheck(path, generated, namespaceObject('parity'), [pod]).results;
     assert.match(result!['probe-lint-warn']!.errors.join('\n'), /compil|Syntax error/i);

@@ -1,25 +1,26 @@
-// The ValidatingAdmissionPolicies: one per role a finding can play at admission, each with the
-// CEL of every rule that has one. A namespace's mode (from the parameters and its label) picks the
-// policy that runs there: warn shows errors and warnings as warnings; enforce denies errors and
-// warns on warnings; infos go to the audit log only, as the webhook never shows them.
+// The ValidatingAdmissionPolicies: two, each with the CEL of every rule that has one, told apart by
+// what their binding does with a failure. A namespace's mode (from the parameters and its label)
+// decides what each reports there: warn shows errors and warnings as warnings; enforce denies errors
+// and warns of warnings; infos go to the audit log only (as audit annotations), as the webhook never
+// shows them. One validation per policy lists every rule's findings: the API server type-checks
+// each validation against every kind the policy matches, so two validations cost a fraction of one
+// per rule and role.
 import type { AnyRule, RulePolicyCheck, Severity } from '../engine/rule.js';
 import { bind, celString } from '../engine/cel.js';
 import { bindingReferences, matchConstraints, modeExpression, POLICY_PREFIX, policyMetadata, sharedVariables } from './shape.js';
 import { suppressed } from './suppression-cel.js';
 
-export type PolicyRole = 'warn' | 'enforce-deny' | 'enforce-warn' | 'audit';
+export type PolicyRole = 'warn' | 'enforce-deny';
 
 interface Role {
-  mode: 'warn' | 'enforce' | 'any';
-  severities: Severity[];
+  /** The severities it reports, by the namespace's mode. */
+  shown: { warn: Severity[]; enforce: Severity[] };
   actions: string[];
 }
 
 export const ROLES: Record<PolicyRole, Role> = {
-  warn: { mode: 'warn', severities: ['error', 'warning'], actions: ['Warn', 'Audit'] },
-  'enforce-deny': { mode: 'enforce', severities: ['error'], actions: ['Deny', 'Audit'] },
-  'enforce-warn': { mode: 'enforce', severities: ['warning'], actions: ['Warn', 'Audit'] },
-  audit: { mode: 'any', severities: ['info'], actions: ['Audit'] },
+  warn: { shown: { warn: ['error', 'warning'], enforce: ['warning'] }, actions: ['Warn', 'Audit'] },
+  'enforce-deny': { shown: { warn: [], enforce: ['error'] }, actions: ['Deny', 'Audit'] },
 };
 
 /** The rules with CEL, and their checks. */
@@ -27,10 +28,15 @@ export function policyRules(rules: readonly AnyRule[]): { rule: AnyRule; check: 
   return rules.flatMap((rule) => ('over' in rule.meta.policy ? [{ rule, check: rule.meta.policy }] : []));
 }
 
+/** Said instead when the findings do not fit in one message (the API server drops a message over 5 KiB). */
+const TOO_LONG = "probe-lint: more problems than one message holds; the audit log has each rule's findings as an annotation";
+
 export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): Record<string, unknown> {
-  const { mode, severities } = ROLES[role];
+  const { shown } = ROLES[role];
   const denying = role === 'enforce-deny';
-  const modeCondition = mode === 'any' ? `${modeExpression()} != 'off'` : `${modeExpression()} == ${celString(mode)}`;
+  const checked = policyRules(rules);
+  const severities = (list: Severity[]) => `[${list.map(celString).join(', ')}]`;
+  const active = shown.warn.length === 0 ? `variables.mode == 'enforce'` : `variables.mode != 'off'`;
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicy',
@@ -41,17 +47,29 @@ export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): R
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
       matchConstraints: matchConstraints(),
       // Not a match condition: those do not see namespaceObject (its labels set the mode).
+      // A variable reads only those before it.
       variables: [
-        { name: 'active', expression: modeCondition },
         ...sharedVariables(rules.map((rule) => rule.meta.id)),
+        { name: 'mode', expression: modeExpression() },
+        { name: 'active', expression: `${active} && variables.changed` },
+        { name: 'shownSeverities', expression: `variables.mode == 'enforce' ? ${severities(shown.enforce)} : ${severities(shown.warn)}` },
         // Per rule, what it reports: one text per container (or for the object), suppressed ones left out.
-        ...policyRules(rules).map(({ rule, check }) => ({ name: foundVariable(rule.meta.id), expression: found(rule.meta.id, check, denying) })),
+        ...checked.map(({ rule, check }) => ({ name: foundVariable(rule.meta.id), expression: found(rule.meta.id, check, denying) })),
+        // "[rule] texts" for each rule with findings at a severity this policy shows.
+        {
+          name: 'shown',
+          expression: checked
+            .map(({ rule, check }) => {
+              const id = rule.meta.id;
+              return `(${severity(id, check.severity ?? rule.meta.severity)} in variables.shownSeverities && size(variables.${foundVariable(id)}) > 0 ? [${celString(`[${id}] `)} + variables.${foundVariable(id)}.join('; ')] : [])`;
+            })
+            .join(' + '),
+        },
       ],
-      validations: policyRules(rules).map(({ rule, check }) => validation(rule.meta.id, check.severity ?? rule.meta.severity, severities)),
-      // The API server keeps one validation failure per request in the audit log: an info beside a
-      // warning, or a second info, would be lost. Every rule's findings also go to an annotation of
-      // its own, <policy>/<rule id>, which the audit log keeps for each.
-      auditAnnotations: policyRules(rules).map(({ rule, check }) => auditAnnotation(rule.meta.id, check.severity ?? rule.meta.severity, severities)),
+      validations: [{ expression: `!variables.active || size(variables.shown) == 0`, messageExpression: `variables.shown.join(' ')`, message: TOO_LONG }],
+      // The API server keeps one validation failure per request in the audit log, and the warn policy's
+      // findings at every severity (infos too) also go to an annotation per rule, <policy>/<rule id>.
+      auditAnnotations: denying ? [] : checked.map(({ rule, check }) => auditAnnotation(rule.meta.id, check.severity ?? rule.meta.severity)),
     },
   };
 }
@@ -70,28 +88,19 @@ function found(id: string, check: RulePolicyCheck, denying: boolean): string {
   return `${containers}.filter(c, !${suppressed(id, 'c', denying)}).map(c, ${text}).filter(t, t != '')`;
 }
 
-/** CEL: the rule's findings count in this policy (it is active, at one of the policy's severities, and the object changed). */
-function applies(id: string, defaultSeverity: Severity, severities: Severity[]): string {
-  const severity = `params.data[?${celString(`severity.${id}`)}].orValue(${celString(defaultSeverity)})`;
-  return `variables.active && ${severity} in [${severities.map(celString).join(', ')}] && variables.changed`;
-}
-
-function validation(id: string, defaultSeverity: Severity, severities: Severity[]): Record<string, string> {
-  return {
-    expression: `!(${applies(id, defaultSeverity, severities)}) || size(variables.${foundVariable(id)}) == 0`,
-    messageExpression: `'[${id}] ' + variables.${foundVariable(id)}.join('; ')`,
-  };
+/** CEL: the rule's severity, from the parameters (`off` when it is turned off). */
+function severity(id: string, defaultSeverity: Severity): string {
+  return `params.data[?${celString(`severity.${id}`)}].orValue(${celString(defaultSeverity)})`;
 }
 
 /**
- * The same findings as an audit annotation; the empty string, which the API server omits, when there
- * are none (a conditional null does not type-check: the expression must be a string or null).
+ * The rule's findings as an audit annotation, at any severity; the empty string, which the API
+ * server omits, when there are none (a conditional null does not type-check: the expression must be
+ * a string or null).
  */
-function auditAnnotation(id: string, defaultSeverity: Severity, severities: Severity[]): Record<string, string> {
-  return {
-    key: id,
-    valueExpression: `(${applies(id, defaultSeverity, severities)}) && size(variables.${foundVariable(id)}) > 0 ? variables.${foundVariable(id)}.join('; ') : ''`,
-  };
+function auditAnnotation(id: string, defaultSeverity: Severity): Record<string, string> {
+  const found = `variables.${foundVariable(id)}`;
+  return { key: id, valueExpression: `variables.active && ${severity(id, defaultSeverity)} != 'off' && size(${found}) > 0 ? ${found}.join('; ') : ''` };
 }
 
 /** A binding for each policy: its parameters, and the namespaces probe-lint never checks. */
