@@ -8,10 +8,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { RULES } from '../rules/index.js';
 import { parseWindow } from '../src/cluster/runtime-evidence.js';
+import { linkRuntimeFindings, runtimeFirst } from '../src/engine/runtime-causes.js';
+import { emptyEvidence, EvidenceMap, evidenceKey } from '../src/engine/runtime-evidence.js';
 import { container, deployment } from './admission.js';
 import { FakeApiServer, nodes } from './fake-apiserver.js';
-import { runCliAsync } from './helpers.js';
+import { lintText, runCliAsync } from './helpers.js';
 import { makeTestPki } from './tls.js';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -214,5 +217,71 @@ describe('the evidence window', () => {
     assert.equal(parseWindow('2h30m'), 9_000_000);
     assert.equal(parseWindow('7d'), 7 * 86_400_000);
     for (const bad of ['', '0m', '1h2d', '1.5h', '-1h', '400d', 'h']) assert.equal(parseWindow(bad), undefined, bad);
+  });
+});
+
+describe('the likely causes of a runtime finding', () => {
+  // Two containers, both with a kill on record; only `web` mirrors readiness in its liveness.
+  const text = [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata: {name: api, namespace: shop}',
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      containers:',
+    '        - name: web',
+    '          ports: [{containerPort: 80}]',
+    '          livenessProbe: {httpGet: {path: /health, port: 80}}',
+    '          readinessProbe: {httpGet: {path: /health, port: 80}}',
+    '        - name: worker',
+    '          livenessProbe: {exec: {command: [/bin/true]}}',
+    '          readinessProbe: {exec: {command: [/bin/ready]}}',
+    '',
+  ].join('\n');
+  const lint = () => {
+    const evidence = new EvidenceMap('1h');
+    for (const name of ['web', 'worker'])
+      evidence.entries.set(evidenceKey({ kind: 'Deployment', namespace: 'shop', name: 'api' }, name), { ...emptyEvidence(), pods: 2, livenessKills: 3 });
+    return lintText(text, { evidence }).findings;
+  };
+
+  it("names the static findings on the same container, in the message, the short text and causes; another container's are not its causes", () => {
+    const findings = lint();
+    linkRuntimeFindings(findings, RULES);
+    const restarts = (name: string) => findings.find((finding) => finding.rule === 'runtime-liveness-restarts' && finding.container === name)!;
+    const web = restarts('web');
+    const staticOnWeb = findings.filter((finding) => finding.container === 'web' && finding.rule !== 'runtime-liveness-restarts');
+    assert.ok(staticOnWeb.some((finding) => finding.rule === 'liveness-mirrors-readiness'));
+    assert.deepEqual(
+      web.causes,
+      staticOnWeb.map((finding) => ({ rule: finding.rule, messageId: finding.messageId })),
+    );
+    assert.ok(
+      web.message.endsWith(
+        ` The likely cause, found on this container's spec: ${staticOnWeb.map((finding) => `${finding.rule} (${finding.short})`).join('; ')}.`,
+      ),
+      web.message,
+    );
+    assert.match(web.short, / \(likely cause: liveness-mirrors-readiness[^)]*\)$/);
+    // worker's spec has nothing wrong: its kills have no likely cause on record, and say none.
+    const worker = restarts('worker');
+    assert.deepEqual(
+      findings.filter((finding) => finding.container === 'worker' && !finding.rule.startsWith('runtime-')),
+      [],
+    );
+    assert.equal(worker.causes, undefined);
+    assert.doesNotMatch(worker.message, /likely cause/);
+    // Static findings are never given causes.
+    assert.ok(findings.filter((finding) => !finding.rule.startsWith('runtime-')).every((finding) => finding.causes === undefined));
+  });
+
+  it('puts the runtime findings first, each group in its order', () => {
+    const findings = lint();
+    const ordered = runtimeFirst(findings, RULES);
+    const runtime = findings.filter((finding) => finding.rule.startsWith('runtime-'));
+    const others = findings.filter((finding) => !finding.rule.startsWith('runtime-'));
+    assert.ok(runtime.length >= 2 && others.length >= 1);
+    assert.deepEqual(ordered, [...runtime, ...others]);
   });
 });
