@@ -6,6 +6,7 @@ import { parseConfig } from '../src/engine/config-file.js';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
+import { deploymentScope, RunFacts, selectingService } from '../src/engine/run-facts.js';
 import { lintDocumentsOf } from '../src/source/documents.js';
 import { SourceFile } from '../src/source/source-file.js';
 import { lintText, podYaml } from './helpers.js';
@@ -204,5 +205,75 @@ ${where === 'template' ? `      annotations:\n        ${key}: "${value}"\n` : ''
     assert.equal(lint(), 0);
     t.mock.timers.tick(2 * 60 * 60 * 1000);
     assert.equal(lint(), 1);
+  });
+});
+
+describe('which Services select a pod (run facts)', () => {
+  const service = (spec: unknown, metadata: unknown = { name: 'web', namespace: 'shop' }, kind = 'Service', apiVersion = 'v1') =>
+    selectingService({ apiVersion, kind, metadata, spec } as { apiVersion: string; kind: string; metadata?: unknown; spec?: unknown });
+
+  it('reads a v1 Service with a selector of strings, and its target ports: numbers, names, else the port', () => {
+    assert.deepEqual(
+      service(
+        {
+          selector: { app: 'web', tier: 'front' },
+          ports: [{ port: 80, targetPort: 8080 }, { port: 81, targetPort: 'http' }, { port: 82 }, { port: 83, targetPort: '9090' }, null, { targetPort: '' }],
+        },
+        undefined,
+        'Service',
+        'v1',
+      ),
+      { name: 'web', namespace: 'shop', selector: { app: 'web', tier: 'front' }, targetPorts: [8080, 'http', 82, 9090], scope: '' },
+    );
+    assert.deepEqual(service({ selector: { app: 'web' } }, {})?.name, '');
+    assert.equal(service({ selector: { app: 'web' } }, {})?.namespace, undefined);
+    assert.equal(service({ selector: { app: 'web' } }, { name: 7, namespace: 5 })?.namespace, undefined, 'a namespace that is not a string');
+    assert.deepEqual(
+      service({ selector: { app: 'web' }, ports: [{ targetPort: 'a9090' }, { targetPort: '9090a' }] })?.targetPorts,
+      ['a9090', '9090a'],
+      'names with digits stay names',
+    );
+  });
+
+  it('reads nothing else as a Service that selects pods', () => {
+    for (const [why, spec, kind, apiVersion] of [
+      ['no spec', undefined, 'Service', 'v1'],
+      ['no selector', { ports: [] }, 'Service', 'v1'],
+      ['a null selector', { selector: null }, 'Service', 'v1'],
+      ['an empty selector', { selector: {} }, 'Service', 'v1'],
+      ['a list as selector', { selector: ['app'] }, 'Service', 'v1'],
+      ['a number in the selector', { selector: { app: 'web', replicas: 3 } }, 'Service', 'v1'],
+      ['a string as selector', { selector: 'app=web' }, 'Service', 'v1'],
+      ['another kind', { selector: { app: 'web' } }, 'Endpoints', 'v1'],
+      ['another group', { selector: { app: 'web' } }, 'Service', 'serving.knative.dev/v1'],
+    ] as const) {
+      assert.equal(service(spec, undefined, kind, apiVersion), undefined, why);
+    }
+  });
+
+  it('matches every selector pair against the labels, in the same namespace ("default" when unset) and the same deployment scope', () => {
+    const web = { name: 'web', namespace: 'shop', selector: { app: 'web', tier: 'front' }, targetPorts: [80], scope: 'manifests' };
+    const other = { name: 'other', namespace: undefined, selector: { app: 'web' }, targetPorts: [80], scope: 'elsewhere' };
+    const twin = { ...web, name: 'web-metrics', targetPorts: [9090] };
+    assert.deepEqual(new RunFacts([web, twin]).servicesSelecting('shop', { app: 'web', tier: 'front' }), [web, twin], 'two Services with the same first pair');
+    const facts = new RunFacts([web, other]);
+    assert.deepEqual(facts.servicesSelecting('shop', { app: 'web', tier: 'front', version: '2' }), [web]);
+    assert.deepEqual(facts.servicesSelecting('shop', { app: 'web' }), [], 'a missing selector pair');
+    assert.deepEqual(facts.servicesSelecting('shop', { app: 'web', tier: 'back' }), [], 'a different value');
+    assert.deepEqual(facts.servicesSelecting(undefined, { app: 'web' }), [other], 'an unset namespace is "default", for pods and Services alike');
+    assert.deepEqual(facts.servicesSelecting('default', { app: 'web' }), [other]);
+    assert.deepEqual(facts.servicesSelecting('shop', undefined), []);
+    assert.deepEqual(new RunFacts().servicesSelecting('shop', { app: 'web' }), []);
+    // Deployed together: a plain manifest's directory, a rendering, or the cluster (no file).
+    assert.deepEqual(facts.servicesSelecting('shop', { app: 'web', tier: 'front' }, { file: 'manifests/web.yaml' }), [web]);
+    assert.deepEqual(facts.servicesSelecting('shop', { app: 'web', tier: 'front' }, { file: 'other/web.yaml' }), []);
+    assert.equal(deploymentScope({}), '');
+    assert.equal(deploymentScope({ file: '-' }), '-');
+    assert.equal(deploymentScope({ file: 'a/b/c.yaml' }), 'a/b');
+    const rendered = (values: string | undefined, root: string | undefined) =>
+      deploymentScope({ file: 'charts/app/templates/x.yaml', rendered: { from: 'helm', root, values, locateRendered: () => ({ line: 1, column: 1 }) } });
+    assert.equal(rendered('ci/a-values.yaml', 'charts/app'), 'helm\u0000charts/app\u0000ci/a-values.yaml');
+    assert.equal(rendered(undefined, undefined), 'helm\u0000-\u0000');
+    assert.notEqual(rendered('ci/a-values.yaml', 'charts/app'), rendered('ci/b-values.yaml', 'charts/app'), 'each values file is its own rendering');
   });
 });

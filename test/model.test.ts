@@ -373,3 +373,98 @@ describe('what the kubelet sends', () => {
     assert.deepEqual(['', 'healthz', '/healthz', 'a?b=1#frag', undefined].map(requestPath), ['/', '/healthz', '/healthz', '/a?b=1', '/']);
   });
 });
+
+describe('where pod specs are found', () => {
+  const sitesIn = (object: unknown) => resourcesOfDocument(object, {}).flatMap(findPodSites);
+  const containers = [{ name: 'app', image: 'example/app:1' }];
+  const pointers = (object: unknown) => sitesIn(object).map((site) => site.pointer);
+
+  it('in a built-in workload, at its kind’s place, only when the spec names containers', () => {
+    const deployment = (spec: unknown, apiVersion = 'apps/v1') => ({ apiVersion, kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec } } });
+    assert.deepEqual(pointers(deployment({ containers })), ['/spec/template/spec']);
+    assert.deepEqual(pointers(deployment({ containers }, 'extensions/v1beta1')), ['/spec/template/spec'], 'the old extensions group');
+    assert.deepEqual(pointers(deployment({})), []);
+    assert.deepEqual(pointers(deployment({ containers: null })), []);
+    assert.deepEqual(pointers({ apiVersion: 'batch/v1', kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: { containers } } } } } }), [
+      '/spec/jobTemplate/spec/template/spec',
+    ]);
+    // The same kind name in someone else's group is a custom resource, searched as one.
+    assert.deepEqual(pointers(deployment({ containers }, 'apps.example.com/v1')), ['/spec/template/spec']);
+    assert.deepEqual(pointers(deployment({ containers: [{ name: 'app' }] }, 'apps.example.com/v1')), [], 'no image: not a pod spec there');
+  });
+
+  it('in an OpenShift DeploymentConfig at its template, even when an image-change trigger leaves image out', () => {
+    for (const apiVersion of ['apps.openshift.io/v1', 'v1']) {
+      const config = (spec: unknown) => ({ apiVersion, kind: 'DeploymentConfig', spec: { template: { spec } } });
+      assert.deepEqual(pointers(config({ containers: [{ name: 'app' }] })), ['/spec/template/spec'], apiVersion);
+      assert.deepEqual(pointers(config({ containers: [] })), [], `${apiVersion}: no containers`);
+    }
+  });
+
+  it("in a custom resource anywhere under spec, in lists too, only in pod-spec-shaped objects, never in Kubernetes' own groups", () => {
+    const custom = (spec: unknown, apiVersion = 'example.com/v1') => ({ apiVersion, kind: 'Thing', spec });
+    assert.deepEqual(pointers(custom({ workers: [{ name: 'a' }, { template: { spec: { containers } } }] })), ['/spec/workers/1/template/spec']);
+    assert.deepEqual(pointers(custom({ a: { containers }, b: { containers } })), ['/spec/a', '/spec/b'], 'every one, and a match is not searched further');
+    assert.deepEqual(pointers(custom({ overrides: { containers: [{ name: 'app', env: [] }] } })), [], 'containers without an image are overrides, not pods');
+    assert.deepEqual(pointers(custom({ overrides: { containers: [...containers, 'app'] } })), [], 'every container an object');
+    assert.deepEqual(pointers(custom({ overrides: { containers: [] } })), []);
+    for (const apiVersion of ['v1', 'policy/v1', 'networking.k8s.io/v1', 'storage.k8s.io/v1'])
+      assert.deepEqual(pointers(custom({ template: { spec: { containers } } }, apiVersion)), [], apiVersion);
+    assert.deepEqual(
+      pointers(custom({ template: { spec: { containers } } }, 'example.k8s.io.evil.com/v1')),
+      ['/spec/template/spec'],
+      'only a group ending in .k8s.io is Kubernetes',
+    );
+  });
+
+  it('in a custom resource, down to depth 10 below the object, each shared node once', () => {
+    const nested = (depth: number) => {
+      let node: unknown = { containers };
+      for (let level = 1; level < depth; level++) node = { next: node };
+      return { apiVersion: 'example.com/v1', kind: 'Thing', spec: node };
+    };
+    assert.equal(pointers(nested(10)).length, 1, 'spec at depth 10');
+    assert.deepEqual(pointers(nested(11)), [], 'deeper is not searched');
+    const shared = { containers };
+    assert.deepEqual(pointers({ apiVersion: 'example.com/v1', kind: 'Thing', spec: { a: shared, b: shared } }), ['/spec/a'], 'an alias is one pod spec');
+  });
+
+  it('with each container’s role and restart policy, and whether the pod runs to completion', () => {
+    const [site] = sitesIn({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', annotations: { a: 'b' } },
+      spec: {
+        restartPolicy: 'Never',
+        containers: [{ name: 'app', image: 'x', restartPolicy: 'Always' }, { image: 'y' }],
+        initContainers: [
+          { name: 'proxy', image: 'p', restartPolicy: 'Always' },
+          { name: 'migrate', image: 'm', restartPolicy: 'Never' },
+        ],
+        ephemeralContainers: [{ name: 'debug', image: 'd' }],
+      },
+    });
+    assert.deepEqual(
+      site!.containers.map((container) => [container.name, container.role, container.restartPolicy, container.pointer]),
+      [
+        ['app', 'container', 'Always', '/spec/containers/0'],
+        ['#1', 'container', 'Never', '/spec/containers/1'],
+        ['proxy', 'sidecar', 'Always', '/spec/initContainers/0'],
+        ['migrate', 'init', 'Never', '/spec/initContainers/1'],
+        ['debug', 'ephemeral', 'Never', '/spec/ephemeralContainers/0'],
+      ],
+    );
+    assert.equal(site!.longRunning, false, 'restartPolicy Never');
+    assert.deepEqual(site!.podMetadata, { name: 'p', annotations: { a: 'b' } }, "a Pod's own metadata");
+    const job = sitesIn({ apiVersion: 'batch/v1', kind: 'Job', spec: { template: { metadata: { labels: { x: 'y' } }, spec: { containers } } } })[0]!;
+    assert.deepEqual([job.longRunning, job.containers[0]!.restartPolicy, job.podMetadata], [false, 'OnFailure', { labels: { x: 'y' } }]);
+    const deployment = sitesIn({ apiVersion: 'apps/v1', kind: 'Deployment', spec: { template: { spec: { containers, restartPolicy: 'Sometimes' } } } })[0]!;
+    assert.deepEqual(
+      [deployment.longRunning, deployment.containers[0]!.restartPolicy, deployment.podMetadata],
+      [true, 'Always', undefined],
+      'an unknown policy is the default',
+    );
+    assert.equal(sitesIn({ apiVersion: 'serving.knative.dev/v1', kind: 'Service', spec: { template: { spec: { containers } } } })[0]!.platform, 'knative');
+    assert.equal(deployment.platform, 'kubernetes');
+  });
+});
