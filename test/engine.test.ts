@@ -210,7 +210,7 @@ ${where === 'template' ? `      annotations:\n        ${key}: "${value}"\n` : ''
 
 describe('which Services select a pod (run facts)', () => {
   const service = (spec: unknown, metadata: unknown = { name: 'web', namespace: 'shop' }, kind = 'Service', apiVersion = 'v1') =>
-    selectingService({ apiVersion, kind, metadata, spec } as { apiVersion: string; kind: string; metadata?: unknown; spec?: unknown });
+    selectingService({ apiVersion, kind, metadata, spec });
 
   it('reads a v1 Service with a selector of strings, and its target ports: numbers, names, else the port', () => {
     assert.deepEqual(
