@@ -40,6 +40,20 @@ export function lintText(
   return { ...result, located: result.findings.map(locate), source };
 }
 
+/** A finding as `--format json` prints it. */
+export interface JsonFinding {
+  rule: string;
+  messageId: string;
+  severity: string;
+  message: string;
+  file: string | null;
+  line: number | null;
+  column: number | null;
+  container: string | null;
+  pointer: string;
+  rendered?: { from: string; root?: string; values?: string; line: number; column: number };
+}
+
 export interface CliRun {
   code: number | null;
   stdout: string;

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import {
   createMessageConnection,
+  type CodeAction,
   StreamMessageReader,
   StreamMessageWriter,
   type Diagnostic,
@@ -87,6 +88,11 @@ export class LspClient {
   async renderedDiagnostics(uri: string, since: number): Promise<Diagnostic[]> {
     const found = await eventually('diagnostics from a rendering', () => last(this.published.slice(since), (params) => params.uri === uri), 60_000, 50);
     return found.diagnostics;
+  }
+
+  /** The code actions for one diagnostic the server published, asked for at its range. */
+  codeActionsFor(uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
+    return this.request('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
   }
 
   request<T>(method: string, params: unknown): Promise<T> {

@@ -13,33 +13,22 @@ import { Engine } from '../src/engine/engine.js';
 import { ignoreCompletions } from '../src/lsp/completion.js';
 import { lintText as lintEditorText } from '../src/lsp/lint-text.js';
 import { probeAt } from '../src/lsp/probe-at.js';
-import { ROOT, runCli } from './helpers.js';
+import { ROOT, runCli, type JsonFinding } from './helpers.js';
 import { applyWorkspaceEdit, LspClient } from './lsp-client.js';
 import { helmBinary, kubectlBinary } from './tools.js';
-
-interface CliFinding {
-  rule: string;
-  messageId: string;
-  severity: string;
-  message: string;
-  file: string | null;
-  line: number | null;
-  column: number | null;
-  container: string | null;
-}
 
 const messageOf = (diagnostic: Diagnostic) => (typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value);
 const SEVERITY: Record<string, number> = { error: 1, warning: 2, info: 3 };
 
-function cliFindings(args: string[], cwd = ROOT): CliFinding[] {
+function cliFindings(args: string[], cwd = ROOT): JsonFinding[] {
   const run = runCli([...args, '--format', 'json', '--fail-on', 'never'], { cwd });
-  return (JSON.parse(run.stdout) as { findings: CliFinding[] }).findings;
+  return (JSON.parse(run.stdout) as { findings: JsonFinding[] }).findings;
 }
 
 /** "line:column rule severity": what a user sees, in the CLI's 1-based terms. */
 const place = (diagnostic: Diagnostic) =>
   `${diagnostic.range.start.line + 1}:${diagnostic.range.start.character + 1} ${String(diagnostic.code)} ${diagnostic.severity}`;
-const cliPlace = (finding: CliFinding) => `${finding.line}:${finding.column} ${finding.rule} ${SEVERITY[finding.severity]}`;
+const cliPlace = (finding: JsonFinding) => `${finding.line}:${finding.column} ${finding.rule} ${SEVERITY[finding.severity]}`;
 
 let work: string;
 before(() => {
@@ -122,11 +111,7 @@ describe('the language server', () => {
     const uri = await client.open(path);
     const diagnostics = await client.diagnostics(uri);
     const grace = diagnostics.find((diagnostic) => diagnostic.code === 'readiness-termination-grace-period')!;
-    const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: grace.range,
-      context: { diagnostics: [grace] },
-    });
+    const actions = await client.codeActionsFor(uri, grace);
     const fix = actions.find((action) => action.title === 'Fix readiness-termination-grace-period')!;
     assert.ok(fix, JSON.stringify(actions.map((action) => action.title)));
     assert.equal(fix.isPreferred, true);
@@ -154,11 +139,7 @@ describe('the language server', () => {
     // A suggestion (a startupProbe in place of a long initialDelaySeconds) is offered, not preferred.
     await client.change(uri, original);
     const delay = (await client.diagnostics(uri)).find((diagnostic) => diagnostic.code === 'liveness-without-startup-probe')!;
-    const offered = await client.request<CodeAction[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: delay.range,
-      context: { diagnostics: [delay] },
-    });
+    const offered = await client.codeActionsFor(uri, delay);
     const suggestion = offered.find((action) => action.title === 'Apply the suggestion of liveness-without-startup-probe')!;
     assert.ok(suggestion, JSON.stringify(offered.map((action) => action.title)));
     assert.notEqual(suggestion.isPreferred, true);
@@ -171,11 +152,7 @@ describe('the language server', () => {
     const uri = await client.open(path);
     const diagnostics = await client.diagnostics(uri);
     const mirrors = diagnostics.find((diagnostic) => diagnostic.code === 'liveness-mirrors-readiness')!;
-    const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: mirrors.range,
-      context: { diagnostics: [mirrors] },
-    });
+    const actions = await client.codeActionsFor(uri, mirrors);
     const ignore = actions.find((action) => action.title.startsWith('Ignore liveness-mirrors-readiness for container storefront'))!;
     assert.ok(ignore, JSON.stringify(actions.map((action) => action.title)));
     const edited = applyWorkspaceEdit(client.text(uri), uri, ignore.edit!);
@@ -197,11 +174,7 @@ describe('the language server', () => {
     // A second rule joins the same annotation, before its reason.
     const withReason = edited.replace('ignore.storefront: liveness-mirrors-readiness', 'ignore.storefront: "liveness-mirrors-readiness # one endpoint"');
     const timeout = (await client.diagnostics(uri, await client.change(uri, withReason))).find((diagnostic) => diagnostic.code === 'timeout-not-below-period')!;
-    const more = await client.request<CodeAction[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: timeout.range,
-      context: { diagnostics: [timeout] },
-    });
+    const more = await client.codeActionsFor(uri, timeout);
     const joined = applyWorkspaceEdit(withReason, uri, more.find((action) => action.title.startsWith('Ignore timeout-not-below-period'))!.edit!);
     assert.match(joined, /probe-lint\.dev\/ignore\.storefront: "liveness-mirrors-readiness, timeout-not-below-period # one endpoint"/);
   });

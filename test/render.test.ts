@@ -5,24 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { ROOT, runCli } from './helpers.js';
+import { ROOT, runCli, type JsonFinding } from './helpers.js';
 import { helmBinary, kubectlBinary } from './tools.js';
 
 const REPO = 'test/fixtures/repo';
 const SHOP = `${REPO}/charts/shop`;
-
-interface JsonFinding {
-  rule: string;
-  messageId: string;
-  severity: string;
-  message: string;
-  file: string | null;
-  line: number | null;
-  column: number | null;
-  container: string | null;
-  pointer: string;
-  rendered?: { from: string; root?: string; values?: string; line: number; column: number };
-}
 
 let tools: string[];
 before(() => {

@@ -30,7 +30,7 @@ export interface FixOutcome {
  */
 export function fixSourceText(file: string, original: string, engine: Engine, kinds: readonly FixKind[] = ['fix']): FixOutcome {
   const bom = original.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const crlf = /\r\n/.test(original) && !/(?<!\r)\n/.test(original);
+  const newline = newlineOf(original);
   let text = bom ? original.slice(1) : original;
   const fixed: string[] = [];
   // Decided once, when there is something to fix: a fixed JSON text is still JSON, and parsing a large dump again each pass costs.
@@ -44,7 +44,7 @@ export function fixSourceText(file: string, original: string, engine: Engine, ki
       .findings.filter((finding) => finding.fix !== undefined && finding.fix.length > 0 && finding.fixKind !== undefined && kinds.includes(finding.fixKind));
     if (fixable.length === 0) break;
     json ??= isJsonText(text);
-    const step = editDocuments(source, fixable.map(changeOfFinding), { newline: crlf ? '\r\n' : '\n', json });
+    const step = editDocuments(source, fixable.map(changeOfFinding), { newline, json });
     if ('problem' in step) return { text: original, changed: false, fixed: [], problem: step.problem };
     if (step.fixed.length === 0) break;
     text = step.text;
@@ -80,8 +80,7 @@ export function changeEdits(
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   const source = new SourceFile(file, bom ? text.slice(1) : text);
   if (source.error) return { problem: 'not fixed: the file does not parse' };
-  const crlf = /\r\n/.test(text) && !/(?<!\r)\n/.test(text);
-  const step = editDocuments(source, changes, { newline: crlf ? '\r\n' : '\n', json: isJsonText(source.text) });
+  const step = editDocuments(source, changes, { newline: newlineOf(text), json: isJsonText(source.text) });
   if ('problem' in step) return step;
   return { edits: step.edits.map((edit) => ({ ...edit, start: edit.start + bom, end: edit.end + bom })), made: step.fixed };
 }
@@ -131,6 +130,11 @@ function editDocuments(source: SourceFile, changes: readonly DocumentChange[], {
 /** Patched in place: the value is already a copy, and fast-json-patch's own copy would expand every YAML alias. */
 function patchInPlace(value: unknown, operations: readonly PatchOperation[]): unknown {
   return fastJsonPatch.applyPatch(value, structuredClone(operations) as Operation[], true, true).newDocument;
+}
+
+/** CRLF when every line ends so (new lines keep the file's ends), else LF. */
+function newlineOf(text: string): string {
+  return /\r\n/.test(text) && !/(?<!\r)\n/.test(text) ? '\r\n' : '\n';
 }
 
 /** A whole JSON text (one value): edited as JSON, whatever the file is called. */
