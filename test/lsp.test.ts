@@ -298,6 +298,27 @@ describe('the language server with a config and charts', () => {
     }
   });
 
+  it("shows nothing for a file the config's exclude leaves out, as the CLI lints nothing there", async () => {
+    const project = join(work, 'excluding');
+    mkdirSync(join(project, 'hack'), { recursive: true });
+    copyFileSync(join(ROOT, 'examples/shop.yaml'), join(project, 'shop.yaml'));
+    copyFileSync(join(ROOT, 'examples/shop.yaml'), join(project, 'hack/shop.yaml'));
+    writeFileSync(join(project, '.probe-lint.yaml'), 'exclude: [hack/]\n');
+    const client = await LspClient.start();
+    try {
+      assert.ok((await client.diagnostics(await client.open(join(project, 'shop.yaml')))).length > 0, 'a file not excluded is linted');
+      assert.deepEqual(await client.diagnostics(await client.open(join(project, 'hack/shop.yaml'))), []);
+      assert.deepEqual(
+        cliFindings(['.'], project)
+          .map((finding) => finding.file)
+          .filter((file) => file?.startsWith('hack')),
+        [],
+      );
+    } finally {
+      await client.stop();
+    }
+  });
+
   it("lints a chart's template through helm when it is opened and saved, at the template lines the CLI gives", async () => {
     const chart = join(ROOT, 'test/fixtures/repo/charts/shop');
     const expected = cliFindings([chart, '--helm', helmBinary()]);

@@ -40,6 +40,8 @@ export interface LintArguments extends ReportArguments {
   /** undefined: only when every input is stdin. */
   failIfNoObjects: boolean | undefined;
   render: RenderOptions;
+  /** --exclude: globs relative to the working directory. */
+  exclude: string[];
 }
 
 export interface TimelineArguments {
@@ -194,6 +196,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         fixTypes: fixTypes as FixKind[],
         failIfNoObjects: flag('fail-if-no-objects') ? true : flag('no-fail-if-no-objects') ? false : undefined,
         render: renderOptions(string, flag, list),
+        exclude: list('exclude'),
       };
     }
   }

@@ -6,6 +6,7 @@ import { clusterFactsFrom, ConfigError, findConfigFile, type ProbeLintConfig, ty
 import { didYouMean } from '../engine/did-you-mean.js';
 import { UsageError } from './options.js';
 import { visible } from '../report/visible.js';
+import { exclusionOf, type PathExclusion } from '../source/excluded-paths.js';
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -41,6 +42,11 @@ export async function loadConfigOrReport(file: string | undefined, io: CommandIo
     }
     throw error;
   }
+}
+
+/** What a run never lints: the config's exclude (relative to the config file) and --exclude (relative to the working directory). */
+export function pathExclusion(config: ProbeLintConfig, cliPatterns: readonly string[], cwd: string): PathExclusion {
+  return exclusionOf(config, [{ base: cwd, patterns: cliPatterns, origin: '--exclude' }]);
 }
 
 /** --enable and --disable on top of the config's rule settings; an unknown id is a usage error that suggests the right one. */

@@ -11,7 +11,7 @@ import { compareLocated, inputErrorOf, locate, summarize, withoutRepeats, type I
 import { documentsOfFile } from '../source/file-documents.js';
 import { readInputs } from '../source/read-inputs.js';
 import type { FailOn, LintArguments, ReportArguments } from './arguments.js';
-import { cliClusterFacts, loadConfigOrReport, useColor, withRuleSelection, type CommandIo } from './context.js';
+import { cliClusterFacts, loadConfigOrReport, pathExclusion, useColor, withRuleSelection, type CommandIo } from './context.js';
 import { VERSION } from './version.js';
 import { visible } from '../report/visible.js';
 
@@ -22,7 +22,8 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   const config = withRuleSelection(loaded, args.enable, args.disable);
   const engine = new Engine(RULES, { config, cluster: await cliClusterFacts(args, config, io), strict: args.strict });
 
-  const { files, problems, notices } = await readInputs(args.paths, { readStdin: io.readStdin, env: io.env, render: args.render });
+  const exclusion = pathExclusion(loaded, args.exclude, io.cwd);
+  const { files, problems, notices } = await readInputs(args.paths, { readStdin: io.readStdin, env: io.env, render: args.render, exclusion });
   for (const notice of notices) io.stderr(`probe-lint: ${visible(notice)}\n`);
   const inputErrors: InputError[] = problems.map(inputErrorOf);
   // With fixes, stdout carries the fixed document or the diff, and the report moves to stderr.

@@ -93,6 +93,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: 'which fixes --fix applies: fix (default; one right answer), suggestion (changes behaviour), or fix,suggestion',
     commands: ['lint'],
   },
+  {
+    name: 'exclude',
+    type: 'string',
+    multiple: true,
+    value: 'GLOB',
+    description:
+      "never lint paths matching GLOB (relative to the working directory; a directory excludes all under it; repeatable; adds to the config's exclude)",
+    commands: ['lint'],
+  },
   { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: RENDERING },
   {
     name: 'kustomize',

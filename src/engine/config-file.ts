@@ -1,12 +1,12 @@
 // Reading and validating a config file: YAML with positions (the yaml package) and the JSON
 // schema (ajv). Loaded only when there is a config file, so a plain lint starts without either.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { ConfigError, type ProbeLintConfig } from './config.js';
-import { GLOB_SCHEMA, NAMESPACE_NAME_SCHEMA } from './config-schema.js';
+import { EXCLUDE_PATTERN_SCHEMA, GLOB_SCHEMA, NAMESPACE_NAME_SCHEMA } from './config-schema.js';
 import { didYouMean } from './did-you-mean.js';
 
 const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '../../../schema/config.schema.json');
@@ -44,7 +44,7 @@ export function loadConfigFile(file: string): ProbeLintConfig {
   } catch (error) {
     throw new ConfigError(`${file}: cannot read the config file: ${(error as Error).message}`);
   }
-  return parseConfig(text, file);
+  return { ...parseConfig(text, file), file: resolve(file) };
 }
 
 export function parseConfig(text: string, file: string): ProbeLintConfig {
@@ -152,6 +152,8 @@ function describeError(error: ErrorObject, path: (string | number)[], schema: Sc
         return `${key}: ${JSON.stringify(String(error.propertyName ?? valueAtPathOf(error)))} is not a namespace name (lowercase letters, digits and "-", at most 63)`;
       if (error.params.pattern === GLOB_SCHEMA.pattern)
         return `${key}: a glob holds only letters, digits, ".", "-", "*" and "?", as Kubernetes names and kinds do (got ${JSON.stringify(valueAtPathOf(error))})`;
+      if (error.params.pattern === EXCLUDE_PATTERN_SCHEMA.pattern)
+        return `${key}: an exclude pattern is relative to the config file's directory, so it cannot start with "/" (got ${JSON.stringify(valueAtPathOf(error))})`;
       return `${key}: ${error.message}`;
     case 'required':
       return `${key}: must have "${String(error.params.missingProperty)}"${error.params.missingProperty === 'reason' ? ' (every exemption says why it exists)' : ''}`;

@@ -13,6 +13,8 @@ const MODE = { $ref: '#/definitions/mode' };
  * yet change the meaning of the admission policies' parameters, so the schema refuses it.
  */
 export const GLOB_SCHEMA = { type: 'string', minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.*?-]+$' } as const;
+/** A path glob of `exclude`: relative, so a config cannot name the machine's files (and means the same wherever the checkout is). */
+export const EXCLUDE_PATTERN_SCHEMA = { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[^/]' } as const;
 /** A namespace name (RFC 1123 label), as the API server allows it. */
 export const NAMESPACE_NAME_SCHEMA = { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' } as const;
 
@@ -105,6 +107,12 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
             },
           },
         },
+      },
+      exclude: {
+        description:
+          'Paths the CLI, the pre-commit hook and the language server never lint: globs (*, **, ?, [..], {a,b}) relative to the directory of this file, as in .gitignore: a directory excludes all under it. E.g. hack/**, "**/testdata".',
+        type: 'array',
+        items: EXCLUDE_PATTERN_SCHEMA,
       },
       ignore: {
         description: 'Exemptions owned by the config: each needs a reason, and may expire.',

@@ -45,6 +45,10 @@ export interface ProbeLintConfig {
     guard?: { deadlineSeconds?: number; backoffInitialSeconds?: number; backoffMaxSeconds?: number; failureThreshold?: number; openSeconds?: number };
   };
   ignore?: IgnoreEntry[];
+  /** Paths never linted: globs relative to the directory of `file`. */
+  exclude?: string[];
+  /** The config file it was read from, absolute (set by the loader, not written in the file). */
+  file?: string;
   suppression?: { annotations?: boolean; annotationRules?: string[] };
   webhook?: WebhookConfig;
 }

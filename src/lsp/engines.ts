@@ -6,8 +6,10 @@ import { clusterFactsFrom, ConfigError, findConfigFile, type ProbeLintConfig } f
 import { loadConfigFile } from '../engine/config-file.js';
 import { Engine } from '../engine/engine.js';
 import type { AnyRule } from '../engine/rule.js';
+import { exclusionOf, NO_EXCLUSION, type PathExclusion } from '../source/excluded-paths.js';
 
-export type EngineFor = { engine: Engine; config: ProbeLintConfig; configFile: string | undefined } | { problem: string; configFile: string };
+export type EngineFor =
+  { engine: Engine; config: ProbeLintConfig; configFile: string | undefined; exclusion: PathExclusion } | { problem: string; configFile: string };
 
 export class Engines {
   private readonly loaded = new Map<string, { stamp: string; result: EngineFor }>();
@@ -22,14 +24,14 @@ export class Engines {
   /** The engine for a file at `path` (or, for a buffer with no file, for the directory given). */
   forPath(path: string): EngineFor {
     const configFile = this.explicit ?? findConfigFile(dirname(path));
-    if (configFile === undefined) return (this.defaultEngine ??= { engine: this.engineOf({}), config: {}, configFile: undefined });
+    if (configFile === undefined) return (this.defaultEngine ??= { engine: this.engineOf({}), config: {}, configFile: undefined, exclusion: NO_EXCLUSION });
     const stamp = stampOf(configFile);
     const cached = this.loaded.get(configFile);
     if (cached !== undefined && cached.stamp === stamp) return cached.result;
     let result: EngineFor;
     try {
       const config = loadConfigFile(configFile);
-      result = { engine: this.engineOf(config), config, configFile };
+      result = { engine: this.engineOf(config), config, configFile, exclusion: exclusionOf(config) };
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       result = { problem: `bad configuration: ${error.message}`, configFile };

@@ -199,6 +199,8 @@ class ProbeLintServer {
     const lines = lineOf(document);
     let diagnostics: Diagnostic[];
     if ('problem' in engine) diagnostics = [problemDiagnostic(`${engine.configFile}: ${engine.problem}`, undefined, undefined, lines)];
+    else if (engine.exclusion.excludedBy(path) !== undefined)
+      diagnostics = []; // the config's exclude: as the CLI, nothing
     else {
       const lint = lintText(engine.engine, path, document.getText());
       diagnostics = [
@@ -231,7 +233,7 @@ class ProbeLintServer {
           problemDiagnostic(`${engine.configFile}: ${engine.problem}`, undefined, undefined, () => ''),
         );
       else {
-        const result = await lintThroughUnit(engine.engine, path, this.options.render, this.options.env);
+        const result = await lintThroughUnit(engine.engine, path, this.options.render, this.options.env, engine.exclusion);
         if (this.unitGeneration.get(key) !== generation) return; // a newer save renders it again
         for (const notice of result.notices) this.connection.console.info(notice);
         for (const [file, findings] of result.findings) {

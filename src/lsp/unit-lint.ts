@@ -8,6 +8,7 @@ import { documentsOfFile } from '../source/file-documents.js';
 import type { InputProblem } from '../source/inputs.js';
 import { readInputs, type RenderOptions } from '../source/read-inputs.js';
 import { discover } from '../source/render/discover.js';
+import type { PathExclusion } from '../source/excluded-paths.js';
 
 /** The chart or kustomization directories that own a file; empty for a plain manifest. */
 export function owningUnits(path: string): string[] {
@@ -29,8 +30,9 @@ export async function lintThroughUnit(
   path: string,
   render: RenderOptions,
   env: Readonly<Record<string, string | undefined>>,
+  exclusion: PathExclusion,
 ): Promise<UnitLint> {
-  const read = await readInputs([path], { readStdin: () => '', env, render });
+  const read = await readInputs([path], { readStdin: () => '', env, render, exclusion });
   const problems: InputProblem[] = read.problems.map((problem) => ({ ...problem, path: resolve(problem.path) }));
   const documents = [];
   for (const file of read.files) {

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { extname, join } from 'node:path';
+import { NO_EXCLUSION, type PathExclusion } from './excluded-paths.js';
 import type { RenderedOrigin } from './rendered.js';
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -69,8 +70,8 @@ export function readPlainInputs(paths: readonly string[], readStdin: () => strin
   return { files, problems, notices: [] };
 }
 
-/** *.yaml, *.yml and *.json under a directory, sorted, skipping node_modules and .git. */
-export function manifestFilesUnder(directory: string, problems: InputProblem[]): string[] {
+/** *.yaml, *.yml and *.json under a directory, sorted, skipping node_modules, .git and what is excluded. */
+export function manifestFilesUnder(directory: string, problems: InputProblem[], exclusion: PathExclusion = NO_EXCLUSION): string[] {
   const found: string[] = [];
   const walk = (current: string) => {
     let entries;
@@ -83,8 +84,8 @@ export function manifestFilesUnder(directory: string, problems: InputProblem[]):
     for (const entry of entries) {
       const path = join(current, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(path);
-      } else if (MANIFEST_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+        if (!SKIPPED_DIRECTORIES.has(entry.name) && exclusion.excludedBy(path) === undefined) walk(path);
+      } else if (MANIFEST_EXTENSIONS.has(extname(entry.name).toLowerCase()) && exclusion.excludedBy(path) === undefined) {
         found.push(path);
       }
     }

@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
+import type { PathExclusion } from './excluded-paths.js';
 import { discover, type ChartUnit } from './render/discover.js';
 import { FileCache } from './render/locate-source.js';
 import { findOnPath } from './render/run-tool.js';
@@ -27,6 +28,8 @@ export interface ReadOptions {
   readStdin: () => string | Buffer;
   env: Readonly<Record<string, string | undefined>>;
   render: RenderOptions;
+  /** Paths never linted (the config's exclude, --exclude). */
+  exclusion?: PathExclusion;
 }
 
 const HELM_HELP = 'install Helm (https://helm.sh/docs/intro/install/) or give --helm PATH; --no-render skips charts';
@@ -44,11 +47,11 @@ function hasMappingKey(value: unknown, visited = new Set<object>()): boolean {
 }
 
 export async function readInputs(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
-  const found = discover(paths);
+  const found = discover(paths, options.exclusion);
   const plain = readPlainInputs(found.files, options.readStdin);
   const files: InputFile[] = [];
   const problems: InputProblem[] = [...found.problems, ...plain.problems];
-  const notices: string[] = [];
+  const notices: string[] = [...found.notices];
   const cache = new FileCache();
   const renderingNeeded = options.render.enabled && (found.charts.length > 0 || found.kustomizations.length > 0);
   // A stream on stdin that helm rendered: mapped back to its templates by its `# Source:` lines.

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
 import { manifestFilesUnder, type InputProblem } from '../inputs.js';
+import { NO_EXCLUSION, type PathExclusion } from '../excluded-paths.js';
 import { shownPath } from '../shown-path.js';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
@@ -31,7 +32,7 @@ export interface InflatedChart {
 export interface KustomizationUnit {
   kind: 'kustomization';
   directory: string;
-  /** The kustomization file in it. */
+  /** The kustomization file in it, as the user will recognise it (relative to the working directory). */
   file: string;
   /** Patch files of this kustomization and of those it builds on, absolute: where a finding may come from. */
   patches: string[];
@@ -51,6 +52,8 @@ export interface Discovery {
   /** Plain manifest files, and "-". */
   files: string[];
   problems: InputProblem[];
+  /** Paths given on the command line that are excluded, said once each. */
+  notices: string[];
 }
 
 export function isChartDirectory(directory: string): boolean {
@@ -68,8 +71,9 @@ export function kustomizationFileIn(directory: string): string | undefined {
  * builds on are built (overlays, and bases no overlay uses). A file given alone is linted through
  * the chart or kustomization that owns it.
  */
-export function discover(paths: readonly string[]): Discovery {
+export function discover(paths: readonly string[], exclusion: PathExclusion = NO_EXCLUSION): Discovery {
   const problems: InputProblem[] = [];
+  const notices: string[] = [];
   const charts = new Map<string, ChartUnit>();
   /** Kustomization directories (absolute → as shown), and whether every root among them is wanted or only owners of single files. */
   const kustomizations = new Map<string, string>();
@@ -85,6 +89,11 @@ export function discover(paths: readonly string[]): Discovery {
   for (const path of paths) {
     if (path === '-') {
       files.push('-');
+      continue;
+    }
+    const excludedBy = exclusion.excludedBy(path);
+    if (excludedBy !== undefined) {
+      notices.push(`skipped ${shownPath(path)}: excluded by ${excludedBy}`);
       continue;
     }
     let isDirectory: boolean;
@@ -104,7 +113,7 @@ export function discover(paths: readonly string[]): Discovery {
       addChart(path, true);
       continue;
     }
-    for (const file of manifestFilesUnder(path, problems)) {
+    for (const file of manifestFilesUnder(path, problems, exclusion)) {
       const chart = owningChart(file, path);
       if (chart !== undefined) addChart(chart, false);
       else walked.push(file);
@@ -139,14 +148,14 @@ export function discover(paths: readonly string[]): Discovery {
     units.push({
       kind: 'kustomization',
       directory: display,
-      file: kustomizationFileIn(directory)!,
+      file: shownPath(kustomizationFileIn(directory)!),
       patches: graph.patches(directory),
       ...graph.closure(directory),
     });
   }
   for (const directory of kustomizations.keys()) owned.add(kustomizationFileIn(directory)!);
   for (const file of [...walked, ...single]) if (!owned.has(resolve(file))) files.push(file);
-  return { charts: [...charts.values()], kustomizations: units, files, problems };
+  return { charts: [...charts.values()], kustomizations: units, files, problems, notices };
 }
 
 /** The outermost directory at or above the file's (not above `stop`) that holds a Chart.yaml. */

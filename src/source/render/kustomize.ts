@@ -13,6 +13,7 @@ import { locateInManifests, type FileCache } from './locate-source.js';
 import { renderFailure, type RenderSandbox } from './sandbox.js';
 import type { TreeGuard } from './tree-guard.js';
 import { shownPath } from '../shown-path.js';
+import { kustomizeFailureCause } from './kustomize-failure.js';
 
 export const ORIGIN_ANNOTATION = 'config.kubernetes.io/origin';
 
@@ -69,7 +70,13 @@ export async function renderKustomization(unit: KustomizationUnit, options: Kust
     const run = await options.sandbox.run(options.binary, tool === 'kubectl kustomize' ? ['kustomize', wrapper] : ['build', wrapper], process.cwd());
     // kustomize names the kustomization by the wrapper's relative path to it: the user knows it by its directory.
     const fromWrapper = relative(wrapper, resolve(unit.directory));
-    if (run.code !== 0) return refuse(renderFailure(run, options.sandbox.limits).replaceAll(wrapper, unit.directory).replaceAll(fromWrapper, unit.directory));
+    if (run.code !== 0)
+      return refuse(
+        kustomizeFailureCause(
+          renderFailure(run, options.sandbox.limits).replaceAll(wrapper, unit.directory).replaceAll(fromWrapper, unit.directory),
+          unit.directory,
+        ),
+      );
     return {
       files: [{ path: `${unit.directory} (kustomize build)`, text: run.stdout, rendered: kustomizeOrigin(unit, wrapper, options.files, options.guard) }],
       problems: [],
