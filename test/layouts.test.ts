@@ -115,6 +115,24 @@ describe('repository layouts', () => {
     ]);
   });
 
+  it("a key written in several branches (if custom … else if enabled …) is found in the branch the rendering's values took; a container with no name line by its place", () => {
+    const result = lintLayout('branches');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.findings, [
+      'branches/db/templates/statefulset.yaml:20:9 info missing-readiness-probe db-server',
+      'branches/db/templates/statefulset.yaml:24:11 info exec-probe-dense-cluster db-server',
+      'branches/db/templates/statefulset.yaml:24:11 warning timeout-not-below-period db-server',
+      'branches/db/templates/statefulset.yaml:26:11 warning timeout-not-below-period db-server',
+    ]);
+    // Each branch's findings come from the rendering that took it.
+    const valuesOf = (line: number) =>
+      (result.raw.findings as unknown as { line: number; rendered: { values?: string } }[])
+        .filter((finding) => finding.line === line)
+        .map((finding) => finding.rendered.values);
+    assert.deepEqual(valuesOf(24), ['branches/db/ci/custom-values.yaml', 'branches/db/ci/custom-values.yaml']);
+    assert.deepEqual(valuesOf(26), [undefined]);
+  });
+
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {
     const work = mkdtempSync(join(tmpdir(), 'probe-lint-packaged-'));
     cpSync(join(LAYOUTS, 'packaged'), work, { recursive: true });

@@ -16,15 +16,15 @@ export default defineRule({
     },
     messages: {
       selected: {
-        short: 'no readinessProbe, and Service {services} sends traffic before it can serve; add one',
+        short: 'no readinessProbe, and {services} sends traffic before it can serve; add one',
         long:
-          'no readinessProbe: Service {services} sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot. ' +
+          'no readinessProbe: {services} sends it traffic as soon as it starts, before it can serve, and keeps sending while it cannot. ' +
           'Add a readinessProbe that checks the app can answer requests.',
       },
       otherPorts: {
-        short: "no readinessProbe; Service {services} sends only to other containers' ports ({ports})",
+        short: "no readinessProbe; {services} sends only to other containers' ports ({ports})",
         long:
-          'no readinessProbe: Service {services} selects the pod but sends only to ports that other containers declare ({ports}), so this ' +
+          'no readinessProbe: {services} selects the pod but sends only to ports that other containers declare ({ports}), so this ' +
           "container (a metrics exporter, a config reloader) takes no Service traffic; the pod turns not-ready only by those containers' " +
           'probes. Add a readinessProbe only if the pod should leave its Services when this container cannot work.',
       },
@@ -64,7 +64,9 @@ export default defineRule({
   },
 });
 
-/** Each Service once, however many renderings of a chart (its ci/ values) hold it. */
+/** `Service "a"`, or `each of the Services "a" and "b"`: each Service once, however many renderings of a chart (its ci/ values) hold it. */
 function serviceNames(services: readonly { name: string }[]): string {
-  return [...new Set(services.map((service) => service.name))].map((name) => `"${name}"`).join(', ');
+  const names = [...new Set(services.map((service) => service.name))].map((name) => `"${name}"`);
+  if (names.length === 1) return `Service ${names[0]}`;
+  return `each of the Services ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -9,6 +9,8 @@ import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
 import { locateInTemplate, matchInTemplate, type FileCache, type TemplateMatch } from './locate-source.js';
 import { pathsIn } from './list-directory.js';
+import { deadLines } from './template-branches.js';
+import { subchartValues } from './chart-values.js';
 import type { TreeGuard } from './tree-guard.js';
 import { shownPath } from '../shown-path.js';
 
@@ -28,8 +30,26 @@ export function helmOrigin(
   guard: TreeGuard,
   /** Dependencies rendered from elsewhere in the tree: name → directory. */
   subcharts: ReadonlyMap<string, string> = new Map(),
+  /** The values this rendering saw, when they can be known: a finding goes to a template branch they render. */
+  valuesOf: () => unknown = () => undefined,
 ): RenderedOrigin {
   let sources: { offset: number; path: string }[] | undefined;
+  let seen: { value: unknown } | undefined;
+  const deadByTemplate = new Map<string, ReadonlySet<number> | undefined>();
+  /**
+   * Lines of a template that this rendering's values rule out: of the chart's own templates and of
+   * its direct subcharts' (their values under their name, with the parent's globals); none for
+   * helpers, whose dot is not known.
+   */
+  const deadLinesOf = (template: string, text: string): ReadonlySet<number> | undefined => {
+    if (root === undefined) return undefined;
+    if (deadByTemplate.has(template)) return deadByTemplate.get(template);
+    seen ??= { value: valuesOf() };
+    const values = seen.value === undefined ? undefined : valuesForTemplate(root, resolve(template), seen.value as Record<string, unknown>, subcharts, files);
+    const dead = values === undefined ? undefined : deadLines(text, values);
+    deadByTemplate.set(template, dead);
+    return dead;
+  };
   return {
     from: 'helm',
     root,
@@ -60,7 +80,7 @@ export function helmOrigin(
           // A stream whose `# Source:` is disregarded (or absent) is the file: its own place is the place.
           if (template === undefined && root === undefined) return locateRendered(pointer);
           const text = absolute === undefined ? undefined : files.text(absolute);
-          return text === undefined ? undefined : locateInTemplate(text, pointer, value);
+          return text === undefined ? undefined : locateInTemplate(text, pointer, value, deadLinesOf(absolute!, text));
         },
         rendered: {
           from: 'helm',
@@ -98,6 +118,25 @@ function helperTemplates(root: string, template: string): string[] {
   const chart = template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : root;
   const directories = [join(chart, 'templates'), ...pathsIn(join(root, 'charts'), 'directories').map((sub) => join(sub, 'templates'))];
   return [...new Set(directories)].flatMap((directory) => pathsIn(directory, 'files').filter((file) => file.endsWith('.tpl')));
+}
+
+/** The values a template saw: the chart's for its own templates, a direct subchart's for the subchart's; undefined for anything else. */
+function valuesForTemplate(
+  root: string,
+  template: string,
+  values: Record<string, unknown>,
+  subcharts: ReadonlyMap<string, string>,
+  files: FileCache,
+): Record<string, unknown> | undefined {
+  const under = (directory: string) => template.startsWith(join(resolve(directory), 'templates') + sep);
+  if (under(root)) return values;
+  const vendored = pathsIn(join(root, 'charts'), 'directories').map((directory) => [directory.slice(directory.lastIndexOf(sep) + 1), directory] as const);
+  for (const [name, directory] of [...subcharts, ...vendored]) {
+    if (!under(directory)) continue;
+    const own = values[name];
+    return subchartValues(directory, own, values.global, files);
+  }
+  return undefined;
 }
 
 /** `<root>/charts/sub/templates/x.yaml` of a subchart packaged as `<root>/charts/sub-1.2.3.tgz`: the archive, and the path inside it. */

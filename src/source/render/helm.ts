@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { InputFile, InputProblem } from '../inputs.js';
 import { describeDependency, localDependency, missingDependencies, readChartMetadata, vendoredCopy } from './chart-dependencies.js';
 import type { ChartUnit } from './discover.js';
+import { renderedValues } from './chart-values.js';
 import { helmOrigin } from './helm-origin.js';
 import { shownPath } from '../shown-path.js';
 import type { FileCache } from './locate-source.js';
@@ -110,7 +111,15 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     rendering.files.push({
       path: `${values ?? chart.directory} (helm template)`,
       text: run.stdout,
-      rendered: helmOrigin(chart.directory, values, options.files, options.guard, subcharts),
+      rendered: helmOrigin(chart.directory, values, options.files, options.guard, subcharts, () =>
+        chart.explicit && options.set.length > 0
+          ? undefined
+          : renderedValues(
+              chart.directory,
+              [...(chart.values ?? []), ...(values === undefined ? [] : [values]), ...(chart.explicit ? options.values : [])],
+              options.files,
+            ),
+      ),
     });
   }
   if (absent.length > 0) {

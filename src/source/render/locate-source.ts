@@ -45,8 +45,8 @@ export interface TemplateMatch {
  * `key:` lines, each below the last, and the deepest one written is the place — `livenessProbe:`
  * above a `toYaml .Values.livenessProbe` is what the user edits, or the values it pulls in.
  */
-export function locateInTemplate(text: string, pointer: string, rendered: unknown): Position {
-  return matchInTemplate(text, pointer, rendered, false)?.position ?? { line: 1, column: 1 };
+export function locateInTemplate(text: string, pointer: string, rendered: unknown, dead?: ReadonlySet<number>): Position {
+  return matchInTemplate(text, pointer, rendered, false, dead)?.position ?? { line: 1, column: 1 };
 }
 
 /**
@@ -54,11 +54,13 @@ export function locateInTemplate(text: string, pointer: string, rendered: unknow
  * (`- name: exporter`) or with template actions (`- name: {{ .Chart.Name }}-exporter`, matched as a
  * pattern, the most literal pattern winning), so a later container's findings never land on the
  * first one's probe. With `partial`, the walk may start below the top of the path: a named
- * template (`define` in a `_helpers.tpl`) holds only the part of the pod it renders.
+ * template (`define` in a `_helpers.tpl`) holds only the part of the pod it renders. `dead`: lines
+ * of branches that did not render (template-branches.ts).
  */
-export function matchInTemplate(text: string, pointer: string, rendered: unknown, partial: boolean): TemplateMatch | undefined {
+export function matchInTemplate(text: string, pointer: string, rendered: unknown, partial: boolean, dead?: ReadonlySet<number>): TemplateMatch | undefined {
   const segments = parsePointer(pointer);
-  const lines = text.split('\n');
+  // Lines of a branch this rendering's values rule out cannot have rendered it: as if blank.
+  const lines = dead === undefined || dead.size === 0 ? text.split('\n') : text.split('\n').map((line, index) => (dead.has(index) ? '' : line));
   const container = /^(.*\/(?:containers|initContainers|ephemeralContainers)\/\d+)(?:\/|$)/.exec(pointer)?.[1];
   const name = container === undefined ? undefined : (valueAt(rendered, container) as { name?: unknown } | undefined)?.name;
   let from = 0;
@@ -69,6 +71,14 @@ export function matchInTemplate(text: string, pointer: string, rendered: unknown
     if (found !== undefined) {
       from = found.index;
       anchor = { position: { line: found.index + 1, column: found.column }, depth: keysOf(parsePointer(container!)).length };
+    }
+  }
+  if (container !== undefined && anchor === undefined && !partial) {
+    // No name line renders it (`- args:` first, the name from a helper): the list's item by its index.
+    const item = listItemLine(lines, keysOf(parsePointer(container)), Number(container.split('/').at(-1)));
+    if (item !== undefined) {
+      from = item.index;
+      anchor = { position: { line: item.index + 1, column: item.column }, depth: keysOf(parsePointer(container)).length };
     }
   }
   const keys = keysOf(segments.slice(container === undefined || anchor === undefined ? 0 : parsePointer(container).length));
@@ -102,6 +112,31 @@ function walkKeys(lines: string[], keys: string[], from: number, anchor: Templat
     from = index + 1;
   }
   return found;
+}
+
+/**
+ * The `position`-th item (`- …`) of the list whose key path is `keys` (`…/containers`), counted at the
+ * indentation of its first item; lines of template actions alone are passed over.
+ */
+function listItemLine(lines: string[], keys: string[], position: number): { index: number; column: number } | undefined {
+  const list = walkKeys(lines, keys, 0, undefined);
+  if (list === undefined || list.depth !== keys.length) return undefined;
+  const keyIndent = list.position.column - 1;
+  let itemIndent: number | undefined;
+  let count = -1;
+  for (let index = list.position.line; index < lines.length; index++) {
+    const line = lines[index]!;
+    const trimmed = line.trimStart();
+    if (trimmed === '' || trimmed.startsWith('#') || /^\{\{.*\}\}$/.test(trimmed)) continue;
+    const indent = line.length - trimmed.length;
+    if (itemIndent === undefined) {
+      if (!trimmed.startsWith('- ') || indent < keyIndent) return undefined;
+      itemIndent = indent;
+    }
+    if (indent < itemIndent || (indent === itemIndent && !trimmed.startsWith('- '))) return undefined;
+    if (indent === itemIndent && ++count === position) return { index, column: indent + 1 };
+  }
+  return undefined;
 }
 
 /**

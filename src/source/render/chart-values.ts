@@ -1,0 +1,52 @@
+// The values a rendering of a chart saw, as helm coalesces them: the chart's values.yaml, then each
+// values file in the order given, maps merged key by key, a null removing the key; scalars read as
+// helm reads them (sigs.k8s.io/yaml: `off` is false). Used only to tell
+// which template branches rendered (template-branches.ts); undefined when it cannot be known for
+// certain (a file that does not read as a mapping, or --set, whose syntax is helm's own).
+import { join } from 'node:path';
+import jsYaml from 'js-yaml';
+import { KUBECTL_SCHEMA } from '../yaml11-schema.js';
+import type { FileCache } from './locate-source.js';
+
+export function renderedValues(chartDirectory: string, valueFiles: readonly string[], files: FileCache): Record<string, unknown> | undefined {
+  let merged: Record<string, unknown> = {};
+  for (const file of [join(chartDirectory, 'values.yaml'), ...valueFiles]) {
+    const text = files.text(file);
+    if (text === undefined) {
+      if (file === join(chartDirectory, 'values.yaml')) continue; // a chart may have none
+      return undefined;
+    }
+    let layer: unknown;
+    try {
+      layer = jsYaml.load(text, { schema: KUBECTL_SCHEMA }) ?? {};
+    } catch {
+      return undefined;
+    }
+    if (!isMapping(layer)) return undefined;
+    merged = coalesce(merged, layer);
+  }
+  return merged;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function coalesce(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === null) delete result[key];
+    else if (isMapping(value) && isMapping(result[key])) result[key] = coalesce(result[key], value);
+    else result[key] = value;
+  }
+  return result;
+}
+
+/** A subchart's values as helm gives them: its own values.yaml under the parent's values for it, and the parent's globals. */
+export function subchartValues(directory: string, fromParent: unknown, parentGlobal: unknown, files: FileCache): Record<string, unknown> | undefined {
+  const defaults = renderedValues(directory, [], files);
+  if (defaults === undefined || (fromParent !== undefined && fromParent !== null && !isMapping(fromParent))) return undefined;
+  const merged = coalesce(defaults, isMapping(fromParent) ? fromParent : {});
+  if (isMapping(parentGlobal)) merged.global = coalesce(isMapping(merged.global) ? merged.global : {}, parentGlobal);
+  return merged;
+}
