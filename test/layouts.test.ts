@@ -22,6 +22,7 @@ function lintLayout(path: string, cwd = LAYOUTS) {
   const output = JSON.parse(run.stdout) as {
     findings: { file: string; line: number | null; column: number | null; severity: string; rule: string; container: string; message: string }[];
     inputErrors: { file: string; message: string }[];
+    summary: Record<string, number>;
   };
   return {
     code: run.code,
@@ -131,6 +132,9 @@ describe('repository layouts', () => {
         .map((finding) => finding.rendered.values);
     assert.deepEqual(valuesOf(24), ['branches/db/ci/custom-values.yaml', 'branches/db/ci/custom-values.yaml']);
     assert.deepEqual(valuesOf(26), [undefined]);
+    // The chart rendered twice (defaults, ci/custom-values.yaml): its one object is counted once.
+    assert.deepEqual(result.raw.summary, { charts: 1, renderings: 2, files: 0, resources: 1, containers: 1, errors: 0, warnings: 2, infos: 2 });
+    assert.match(runCli(['branches', ...tools], { cwd: LAYOUTS }).stdout, /in 1 chart \(2 renderings\), 1 resource, 1 container\n$/);
   });
 
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {

@@ -10,6 +10,7 @@ import { formatReport } from '../report/formats.js';
 import { compareLocated, inputErrorOf, locate, summarize, withoutRepeats, type InputError, type ReportInput } from '../report/located.js';
 import { documentsOfFile } from '../source/file-documents.js';
 import { readInputs } from '../source/read-inputs.js';
+import { inputCounts, type InputCounts } from './input-counts.js';
 import type { FailOn, LintArguments, ReportArguments } from './arguments.js';
 import { cliClusterFacts, loadConfigOrReport, pathExclusion, useColor, withRuleSelection, type CommandIo } from './context.js';
 import { VERSION } from './version.js';
@@ -41,7 +42,15 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   }
   const everyInputIsStdin = args.paths.every((path) => path === '-');
   const failIfNoObjects = args.failIfNoObjects ?? everyInputIsStdin;
-  return lintAndReport(engine, documents, { inputErrors, files: files.length, args, io, report, failIfNoObjects });
+  return lintAndReport(engine, documents, {
+    inputErrors,
+    files: files.length,
+    args,
+    io,
+    report,
+    failIfNoObjects,
+    counts: (seen) => inputCounts(files, documents, seen),
+  });
 }
 
 /** Runs the engine over documents, prints the report in the chosen format, returns the exit code. */
@@ -57,6 +66,8 @@ export function lintAndReport(
     failIfNoObjects: boolean;
     /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
     runtime?: boolean;
+    /** What the summary counts, from what the engine saw (lint: files, charts, renderings, objects once each); else the files and the engine's counts. */
+    counts?: (engine: { resources: number; containers: number }) => InputCounts;
     /** Sees what was reported (audit --apply-reports writes it into the cluster too). */
     onReport?: (input: ReportInput) => void;
   },
@@ -98,7 +109,14 @@ export function lintAndReport(
       .map(locate)
       .sort(compareLocated),
     inputErrors,
-    summary: summarize(findings, { files: context.files, resources: result.resources, containers: result.containers }),
+    summary: summarize(
+      findings,
+      context.counts?.({ resources: result.resources, containers: result.containers }) ?? {
+        files: context.files,
+        resources: result.resources,
+        containers: result.containers,
+      },
+    ),
     hidden: result.findings.length - visible.length,
     rules: RULES,
     showSuppressed: args.showSuppressed,

@@ -25,7 +25,13 @@ export interface InputError {
 }
 
 export interface Summary {
+  /** Files read as they are (not rendered). */
   files: number;
+  /** Charts and kustomizations rendered, and how many renderings they made (a chart renders once per ci/ values file too); absent when none. */
+  charts?: number;
+  kustomizations?: number;
+  renderings?: number;
+  /** Objects and containers, each counted once however many renderings of its chart hold it. */
   resources: number;
   containers: number;
   errors: number;
@@ -111,9 +117,20 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function summarize(findings: readonly Finding[], counts: { files: number; resources: number; containers: number }): Summary {
+export function summarize(findings: readonly Finding[], counts: Omit<Summary, 'errors' | 'warnings' | 'infos'>): Summary {
   const count = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length;
   return { ...counts, errors: count('error'), warnings: count('warning'), infos: count('info') };
+}
+
+/** "3 files, 2 charts (5 renderings), 40 resources, 12 containers" — the nouns as the format calls them. */
+export function scopeText(summary: Summary, nouns: { resource: string } = { resource: 'resource' }): string {
+  const count = (value: number, word: string) => `${value} ${value === 1 ? word : `${word}s`}`;
+  const units = (summary.charts ?? 0) + (summary.kustomizations ?? 0);
+  const parts = summary.files > 0 || units === 0 ? [count(summary.files, 'file')] : [];
+  if (summary.charts) parts.push(count(summary.charts, 'chart'));
+  if (summary.kustomizations) parts.push(count(summary.kustomizations, 'kustomization'));
+  const rendered = summary.renderings !== undefined && summary.renderings > units ? ` (${count(summary.renderings, 'rendering')})` : '';
+  return `${parts.join(', ')}${rendered}, ${count(summary.resources, nouns.resource)}, ${count(summary.containers, 'container')}`;
 }
 
 /** "file:12:7", or the object's name when there is no file (admission, audit). */

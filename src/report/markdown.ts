@@ -4,7 +4,7 @@ import type { Severity } from '../engine/rule.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource } from '../model/resource.js';
 import { timelineOf } from '../model/timeline.js';
-import { renderedNote, type LocatedFinding, type ReportInput } from './located.js';
+import { renderedNote, scopeText, type LocatedFinding, type ReportInput } from './located.js';
 import { standaloneMessage } from './finding-text.js';
 import { code, tableCell as cell } from './markdown-text.js';
 import { containerTimelineMarkdown } from './timeline-markdown.js';
@@ -17,7 +17,7 @@ export function formatMarkdown(input: ReportInput): string {
   const lines: string[] = ['## probe-lint', ''];
   const problems = summary.errors + summary.warnings + summary.infos;
   lines.push(
-    `${count(problems, 'problem')} (${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${count(summary.infos, 'info')}) in ${count(summary.files, 'file')}, ${count(summary.resources, 'object')}, ${count(summary.containers, 'container')}` +
+    `${count(problems, 'problem')} (${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${count(summary.infos, 'info')}) in ${scopeText(summary, { resource: 'object' })}` +
       (input.inputErrors.length > 0 ? `; **${input.inputErrors.length} input ${input.inputErrors.length === 1 ? 'error' : 'errors'}**` : ''),
     '',
   );

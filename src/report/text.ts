@@ -1,6 +1,6 @@
 import type { Severity } from '../engine/rule.js';
 import { standaloneMessage } from './finding-text.js';
-import { renderedNote, whereText, type LocatedFinding, type ReportInput } from './located.js';
+import { renderedNote, scopeText, whereText, type LocatedFinding, type ReportInput } from './located.js';
 import { visible } from './visible.js';
 
 const COLORS: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
@@ -49,7 +49,7 @@ export function formatText(input: ReportInput): string {
 export function summaryLine(input: ReportInput, paint: (code: string, text: string) => string): string {
   const { summary } = input;
   const problems = summary.errors + summary.warnings + summary.infos;
-  const scope = `${summary.files} ${plural(summary.files, 'file')}, ${summary.resources} ${plural(summary.resources, 'resource')}, ${summary.containers} ${plural(summary.containers, 'container')}`;
+  const scope = scopeText(summary);
   const suppressed = input.suppressed.length ? `; ${input.suppressed.length} suppressed` : '';
   const hidden = input.hidden ? `; ${input.hidden} below --min-severity not shown` : '';
   const counts = `${summary.errors} ${plural(summary.errors, 'error')}, ${summary.warnings} ${plural(summary.warnings, 'warning')}, ${summary.infos} ${plural(summary.infos, 'info')}`;

@@ -1,0 +1,56 @@
+// What a lint run read, for the summary: files as they are, charts and kustomizations with the
+// renderings they made, and objects counted once — a chart rendered with its defaults and with two
+// ci/ values files holds most of its objects three times, but the user wrote each once.
+import type { LintDocument } from '../model/document.js';
+import { findPodSites } from '../model/pod-site.js';
+import type { InputFile } from '../source/inputs.js';
+
+export interface InputCounts {
+  files: number;
+  charts?: number;
+  kustomizations?: number;
+  renderings?: number;
+  resources: number;
+  containers: number;
+}
+
+/** `engine`: the resources and containers the engine saw, every rendering counted. */
+export function inputCounts(files: readonly InputFile[], documents: readonly LintDocument[], engine: { resources: number; containers: number }): InputCounts {
+  const units = { helm: new Set<string>(), kustomize: new Set<string>() };
+  let renderings = 0;
+  let plain = 0;
+  for (const file of files) {
+    const root = file.rendered?.root;
+    if (file.rendered === undefined || root === undefined) plain++;
+    else {
+      renderings++;
+      units[file.rendered.from].add(root);
+    }
+  }
+  if (renderings === 0) return { files: plain, ...engine };
+  // Only rendered objects repeat: those seen before are taken off the engine's counts.
+  const seen = new Set<string>();
+  let { resources, containers } = engine;
+  for (const document of documents) {
+    for (const resource of document.resources) {
+      const rendered = resource.origin.rendered;
+      if (rendered?.root === undefined) continue;
+      const object = resource.object as { apiVersion?: unknown; kind?: unknown; metadata?: { namespace?: unknown; name?: unknown } };
+      const key = JSON.stringify([rendered.from, rendered.root, object.apiVersion, object.kind, object.metadata?.namespace, object.metadata?.name]);
+      if (!seen.has(key)) {
+        seen.add(key);
+        continue;
+      }
+      resources--;
+      for (const site of findPodSites(resource)) containers -= site.containers.length;
+    }
+  }
+  return {
+    files: plain,
+    ...(units.helm.size > 0 ? { charts: units.helm.size } : {}),
+    ...(units.kustomize.size > 0 ? { kustomizations: units.kustomize.size } : {}),
+    renderings,
+    resources,
+    containers,
+  };
+}
