@@ -137,6 +137,15 @@ describe('repository layouts', () => {
     assert.match(runCli(['branches', ...tools], { cwd: LAYOUTS }).stdout, /in 1 chart \(2 renderings\), 1 resource, 1 container\n$/);
   });
 
+  it("a dependency helm renders under its own name instead of its alias is still found in the repository's chart, at the branch its values take", () => {
+    const result = lintLayout('aliased/app');
+    assert.equal(result.code, 0);
+    assert.deepEqual(result.findings, [
+      'aliased/cache/templates/deployment.yaml:14:11 info missing-readiness-probe cache',
+      'aliased/cache/templates/deployment.yaml:19:11 info liveness-without-startup-probe cache',
+    ]);
+  });
+
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {
     const work = mkdtempSync(join(tmpdir(), 'probe-lint-packaged-'));
     cpSync(join(LAYOUTS, 'packaged'), work, { recursive: true });

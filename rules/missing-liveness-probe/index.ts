@@ -21,6 +21,7 @@ export default defineRule({
     },
   },
   checkContainer({ container, probe, report }) {
-    if (probe('liveness') === undefined) report({ messageId: 'missing', pointer: container.pointer });
+    // KubeRay adds one to the Ray container of each group when it has none.
+    if (probe('liveness') === undefined && container.probesAddedBy === undefined) report({ messageId: 'missing', pointer: container.pointer });
   },
 });

@@ -38,7 +38,8 @@ export default defineRule({
   },
   checkContainer({ site, container, probe, run, report }) {
     // Knative Serving gives a container without one a TCP readiness probe on its serving port.
-    if (probe('readiness') !== undefined || site.platform === 'knative') return;
+    // KubeRay adds one to the Ray container of each group when it has none.
+    if (probe('readiness') !== undefined || site.platform === 'knative' || container.probesAddedBy !== undefined) return;
     const namespace = site.resource.object.metadata?.namespace ?? site.podMetadata?.namespace;
     const services = run.servicesSelecting(namespace, site.podMetadata?.labels, site.resource.origin);
     const targeted = services.flatMap((service) => service.targetPorts);

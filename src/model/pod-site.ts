@@ -30,6 +30,8 @@ export interface ContainerSite {
   restartPolicy: RestartPolicy;
   /** Values in this container (probes included) that the API server could not decode. */
   decodeIssues: DecodeIssue[];
+  /** The operator that gives this container a livenessProbe and a readinessProbe when it has none (KubeRay's Ray container). */
+  probesAddedBy?: string;
 }
 
 /** A pod spec found inside a resource, with its containers and the pod template's metadata. */
@@ -165,6 +167,8 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
   const runsToCompletion = RUN_TO_COMPLETION_KINDS.has(resource.object.kind);
   const podRestartPolicy = restartPolicyOf(spec.restartPolicy) ?? (runsToCompletion ? 'OnFailure' : 'Always');
   const containers = containerSites(spec, pointer, podRestartPolicy, resource.parameterized === true);
+  const ray = rayContainer(resource, pointer, containers);
+  if (ray !== undefined) ray.probesAddedBy = 'KubeRay';
   return {
     resource,
     spec,
@@ -175,6 +179,20 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
     platform: groupOf(resource.object.apiVersion) === KNATIVE_SERVING_GROUP ? 'knative' : 'kubernetes',
     decodeIssues: relevantPodIssues(decodeIssues(spec, POD_SPEC_TYPE, pointer, 'spec'), containers),
   };
+}
+
+const KUBERAY_GROUP = 'ray.io';
+/** Head and worker group templates of RayCluster, and of the clusters RayService and RayJob describe. */
+const RAY_GROUP_TEMPLATE = /\/(?:headGroupSpec|workerGroupSpecs\/\d+)\/template\/spec$/;
+
+/**
+ * The Ray container of a KubeRay group template: the operator gives the first container a liveness
+ * and a readiness probe when it has none (ray-operator common/pod.go initLivenessAndReadinessProbe,
+ * on unless the operator runs with ENABLE_PROBES_INJECTION=false).
+ */
+function rayContainer(resource: Resource, pointer: string, containers: ContainerSite[]): ContainerSite | undefined {
+  if (groupOf(resource.object.apiVersion) !== KUBERAY_GROUP || !RAY_GROUP_TEMPLATE.test(pointer)) return undefined;
+  return containers.find((site) => site.pointer === joinPointer(pointer, 'containers', 0));
 }
 
 /**

@@ -41,13 +41,14 @@ export function helmOrigin(
    * its direct subcharts' (their values under their name, with the parent's globals); none for
    * helpers, whose dot is not known.
    */
-  const deadLinesOf = (template: string, text: string): ReadonlySet<number> | undefined => {
+  const deadLinesOf = (template: string, subchart: string | undefined, text: string): ReadonlySet<number> | undefined => {
     if (root === undefined) return undefined;
-    if (deadByTemplate.has(template)) return deadByTemplate.get(template);
+    const key = `${subchart ?? ''}\0${template}`;
+    if (deadByTemplate.has(key)) return deadByTemplate.get(key);
     seen ??= { value: valuesOf() };
-    const values = seen.value === undefined ? undefined : valuesForTemplate(root, resolve(template), seen.value as Record<string, unknown>, subcharts, files);
+    const values = seen.value === undefined ? undefined : valuesForTemplate(root, resolve(template), subchart, seen.value as Record<string, unknown>, files);
     const dead = values === undefined ? undefined : deadLines(text, values);
-    deadByTemplate.set(template, dead);
+    deadByTemplate.set(key, dead);
     return dead;
   };
   return {
@@ -63,10 +64,13 @@ export function helmOrigin(
       const own = sources.filter((entry) => entry.offset > previous && entry.offset <= offset);
       // A document without a line of its own continues the one before it.
       const named = own.length > 0 ? own : sources.filter((entry) => entry.offset <= offset).slice(-1);
-      const template = named
-        .map((entry) => templatePath(root, entry.path, guard, subcharts))
-        .filter((path) => path !== undefined)
+      const chosen = named
+        .map((entry) => ({ path: templatePath(root, entry.path, guard, subcharts), named: entry.path }))
+        .filter((entry) => entry.path !== undefined)
         .at(-1);
+      const template = chosen?.path;
+      // `app/charts/<name>/templates/…`: the subchart it renders as, whose values it saw.
+      const subchart = chosen === undefined ? undefined : /^[^/]+\/charts\/([^/]+)\/templates\//.exec(chosen.named)?.[1];
       const locateRendered = (pointer: string) => source.locate(index, pointer);
       const fallback = root === undefined ? source.file : join(root, 'Chart.yaml');
       const absolute = template !== undefined && existsSync(template) ? template : undefined;
@@ -80,7 +84,7 @@ export function helmOrigin(
           // A stream whose `# Source:` is disregarded (or absent) is the file: its own place is the place.
           if (template === undefined && root === undefined) return locateRendered(pointer);
           const text = absolute === undefined ? undefined : files.text(absolute);
-          return text === undefined ? undefined : locateInTemplate(text, pointer, value, deadLinesOf(absolute!, text));
+          return text === undefined ? undefined : locateInTemplate(text, pointer, value, deadLinesOf(absolute!, subchart, text));
         },
         rendered: {
           from: 'helm',
@@ -120,23 +124,22 @@ function helperTemplates(root: string, template: string): string[] {
   return [...new Set(directories)].flatMap((directory) => pathsIn(directory, 'files').filter((file) => file.endsWith('.tpl')));
 }
 
-/** The values a template saw: the chart's for its own templates, a direct subchart's for the subchart's; undefined for anything else. */
+/**
+ * The values a template saw: the chart's for its own templates; for a direct subchart's (rendered
+ * as `subchart`, its name or alias), its own under the parent's for that name; undefined otherwise.
+ */
 function valuesForTemplate(
   root: string,
   template: string,
+  subchart: string | undefined,
   values: Record<string, unknown>,
-  subcharts: ReadonlyMap<string, string>,
   files: FileCache,
 ): Record<string, unknown> | undefined {
-  const under = (directory: string) => template.startsWith(join(resolve(directory), 'templates') + sep);
-  if (under(root)) return values;
-  const vendored = pathsIn(join(root, 'charts'), 'directories').map((directory) => [directory.slice(directory.lastIndexOf(sep) + 1), directory] as const);
-  for (const [name, directory] of [...subcharts, ...vendored]) {
-    if (!under(directory)) continue;
-    const own = values[name];
-    return subchartValues(directory, own, values.global, files);
-  }
-  return undefined;
+  const marker = `${sep}templates${sep}`;
+  const chart = template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : undefined;
+  if (chart === undefined) return undefined;
+  if (subchart === undefined) return chart === resolve(root) ? values : undefined;
+  return subchartValues(chart, values[subchart], values.global, files);
 }
 
 /** `<root>/charts/sub/templates/x.yaml` of a subchart packaged as `<root>/charts/sub-1.2.3.tgz`: the archive, and the path inside it. */

@@ -63,8 +63,13 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   );
   const absent = missing.filter((dependency) => !local.has(dependency.name));
   // Where each local dependency's templates are, by the name it renders under.
+  // By alias and by name: the copy holds each chart once, under its name, and helm may render it by either.
   const subcharts = new Map(
-    missing.flatMap((dependency) => (local.has(dependency.name) ? [[dependency.alias ?? dependency.name, local.get(dependency.name)!] as const] : [])),
+    missing.flatMap((dependency) =>
+      local.has(dependency.name)
+        ? [dependency.alias, dependency.name].flatMap((name) => (name === undefined ? [] : [[name, local.get(dependency.name)!] as const]))
+        : [],
+    ),
   );
   // Without its dependencies, the chart is rendered from a copy that does not ask for the absent ones.
   const directory = missing.length === 0 ? chart.directory : vendoredCopy(chart.directory, absent, local, options.sandbox.scratchDirectory());
