@@ -23,6 +23,7 @@ export default {
       'dist/test/timeline.test.js',
       'dist/test/fix.test.js',
       'dist/test/runtime-evidence.test.js',
+      'dist/test/excluded-paths.test.js',
     ],
   },
   coverageAnalysis: 'perTest',

@@ -1,8 +1,11 @@
 // Configuration, severities and suppression, through the real engine.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../src/engine/config.js';
-import { parseConfig } from '../src/engine/config-file.js';
+import { loadConfigFile, parseConfig } from '../src/engine/config-file.js';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
@@ -116,11 +119,93 @@ describe('configuration', () => {
       /^c\.yaml:3:5: webhook\.namespaces: "Prod" is not a namespace name \(lowercase letters, digits and "-", at most 63\)$/,
     ],
     [
+      'an unknown key inside a section, not a rule',
+      'webhook:\n  mdoe: warn\n',
+      /^c\.yaml:2:3: webhook\.mdoe: unknown key \(did you mean "mode"\?\); allowed here: mode, namespaceLabels, annotationsInEnforce, /,
+    ],
+    [
+      'an unknown key in a rule setting object',
+      'rules:\n  exec-probe-dense-cluster:\n    option: {minPeriodSeconds: 5}\n',
+      /^c\.yaml:3:5: rules\.exec-probe-dense-cluster\.option: unknown key \(did you mean "options"\?\); allowed here: enabled, severity, options$/,
+    ],
+    [
+      'an unknown key in a section holding a key named options',
+      'cluster:\n  guard:\n    options: {}\n',
+      /^c\.yaml:3:5: cluster\.guard\.options: unknown key; allowed here: deadlineSeconds, backoffInitialSeconds, backoffMaxSeconds, failureThreshold, openSeconds$/,
+    ],
+    [
+      'an unknown key in an ignore entry',
+      'ignore:\n  - reason: r\n    nmae: web\n',
+      /^c\.yaml:3:5: ignore\.0\.nmae: unknown key \(did you mean "name"\?\); allowed here: kind, namespace, name, container, rules, reason, expires$/,
+    ],
+    [
+      'an unknown key in a namespace of the webhook',
+      'webhook:\n  namespaces:\n    prod: {mdoe: warn}\n',
+      /^c\.yaml:3:12: webhook\.namespaces\.prod\.mdoe: unknown key \(did you mean "mode"\?\); allowed here: mode, /,
+    ],
+    ['a config that is not a mapping', '- rules\n', /^c\.yaml:1:1: \(top level\): must be object$/],
+    ['a key written twice', 'rules:\n  duplicate-key: off\n  duplicate-key: error\n', /^c\.yaml:3:3: invalid YAML: Map keys must be unique/],
+    [
+      'a wrong value under a namespace whose name ends in digits',
+      'webhook:\n  namespaces:\n    ns9: {mode: loud}\n',
+      /^c\.yaml:3:17: webhook\.namespaces\.ns9\.mode: must be one of "enforce", "warn", "off"$/,
+    ],
+    [
+      'a wrong value under a namespace whose name starts with digits',
+      'webhook:\n  namespaces:\n    9lives: {mode: loud}\n',
+      /^c\.yaml:3:20: webhook\.namespaces\.9lives\.mode: must be one of "enforce", "warn", "off"$/,
+    ],
+    [
+      'a wrong value in the eleventh ignore entry',
+      `ignore:\n${'  - {reason: r}\n'.repeat(10)}  - {reason: r, expires: soon}\n`,
+      /^c\.yaml:12:26: ignore\.10\.expires: must be a date written YYYY-MM-DD/,
+    ],
+    [
       'an alias bomb',
       'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nrules: {}\n',
       /c\.yaml: cannot use the config file: .*alias/i,
     ],
   ];
+  it('reads an empty file, or one of comments only, as no configuration', () => {
+    assert.deepEqual(parseConfig('', 'c.yaml'), {});
+    assert.deepEqual(parseConfig('# nothing yet\n', 'c.yaml'), {});
+  });
+
+  it('says every wrong field, one line each, in the order written', () => {
+    assert.throws(
+      () => parseConfig('rules:\n  timout-not-below-period: error\ncluster:\n  podsPerNode: -1\n', 'c.yaml'),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /^c\.yaml:2:3: rules\.timout-not-below-period: unknown rule .*\nc\.yaml:4:16: cluster\.podsPerNode: must be > 0$/.test(error.message),
+    );
+  });
+
+  it('names a key holding "/" or "~" as written', () => {
+    assert.throws(
+      () => parseConfig('webhook:\n  namespaces:\n    a/b~c: {mode: loud}\n', 'c.yaml'),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.split('\n').includes('c.yaml:3:19: webhook.namespaces.a/b~c.mode: must be one of "enforce", "warn", "off"'),
+    );
+  });
+
+  it('reads a config file, and remembers where it is (exclude patterns are relative to it)', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'probe-lint-config-'));
+    writeFileSync(join(directory, '.probe-lint.yaml'), 'exclude: [hack/]\nrules:\n  duplicate-key: "off"\n');
+    assert.deepEqual(loadConfigFile(join(directory, '.probe-lint.yaml')), {
+      exclude: ['hack/'],
+      rules: { 'duplicate-key': 'off' },
+      file: join(directory, '.probe-lint.yaml'),
+    });
+  });
+
+  it('says when the file cannot be read', () => {
+    assert.throws(
+      () => loadConfigFile('/nonexistent/.probe-lint.yaml'),
+      (error: unknown) => error instanceof ConfigError && /^\/nonexistent\/\.probe-lint\.yaml: cannot read the config file: ENOENT/.test(error.message),
+    );
+  });
+
   for (const [what, text, expected] of bad) {
     it(`rejects ${what} with the file, line and key`, () => {
       assert.throws(

@@ -13,6 +13,8 @@ const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '../../../schem
 type Schema = {
   properties?: Record<string, Schema>;
   allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
   items?: Schema;
   additionalProperties?: Schema | boolean;
   definitions?: Record<string, Schema>;
@@ -176,9 +178,11 @@ function allowedKeys(schema: Schema, path: (string | number)[]): string[] {
   const propertiesOf = (node: Schema | undefined): Record<string, Schema> => {
     const resolved = resolveRef(node);
     if (resolved === undefined) return {};
-    const merged: Record<string, Schema> = { ...(resolved.properties ?? {}) };
+    const merged: Record<string, Schema> = {};
+    // A rule setting is oneOf a severity or an object: the object's keys are the ones allowed.
+    for (const part of [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])]) Object.assign(merged, propertiesOf(part));
     for (const part of resolved.allOf ?? []) Object.assign(merged, propertiesOf(part));
-    return merged;
+    return Object.assign(merged, resolved.properties ?? {});
   };
   let node: Schema | undefined = schema;
   for (const segment of path) {
