@@ -468,3 +468,60 @@ describe('where pod specs are found', () => {
     assert.equal(deployment.platform, 'kubernetes');
   });
 });
+
+describe('the check a probe runs, as the kubelet sends it', () => {
+  /** Whether two probes (YAML of the probe body, under a container with `extra`) run the same check. */
+  const same = (a: string, b: string, extra = '') => {
+    const indent = (text: string) => text.replace(/^/gm, '  ');
+    const [site] = sitesOf(podYaml(`${extra}livenessProbe:\n${indent(a)}\nreadinessProbe:\n${indent(b)}`));
+    const container = site!.containers[0]!;
+    const liveness = checkIdentity(effectiveProbe(container, 'liveness')!, container.container);
+    const readiness = checkIdentity(effectiveProbe(container, 'readiness')!, container.container);
+    assert.notEqual(liveness, undefined);
+    return liveness === readiness;
+  };
+
+  it('exec: the command after $(VAR) expansion from the static env; valueFrom expands to nothing', () => {
+    assert.equal(same('exec: {command: [sh, -c, check]}', 'exec: {command: [sh, -c, check]}'), true);
+    assert.equal(same('exec: {command: [sh, -c, check]}', 'exec: {command: [sh, -c, check, --deep]}'), false);
+    const env = 'env:\n  - {name: PORT, value: "8080"}\n  - {name: SECRET, valueFrom: {secretKeyRef: {name: s, key: k}}}\n  - null\n  - {value: orphan}\n';
+    assert.equal(same('exec: {command: [check, "$(PORT)"]}', 'exec: {command: [check, "8080"]}', env), true);
+    assert.equal(same('exec: {command: [check, "$(SECRET)"]}', 'exec: {command: [check, ""]}', env), true);
+    assert.equal(same('exec: {command: [check, "$(NONE)"]}', 'exec: {command: [check, ""]}', env), false, 'an unknown variable is kept as written');
+    assert.equal(same('exec: {command: [check, 8080]}', 'exec: {command: [check, 8080]}'), true);
+    assert.equal(same('exec: {}', 'exec: {command: []}'), true, 'no command is an empty one');
+  });
+
+  it('httpGet: scheme in any case, header names in any case and order, path as sent; host, port and header values as written', () => {
+    assert.equal(same('httpGet: {port: 80, scheme: https}', 'httpGet: {port: 80, scheme: HTTPS}'), true);
+    assert.equal(same('httpGet: {port: 80}', 'httpGet: {port: 80, scheme: HTTP}'), true, 'HTTP is the default scheme');
+    assert.equal(same('httpGet: {port: 80, scheme: HTTPS}', 'httpGet: {port: 80}'), false);
+    assert.equal(same('httpGet: {port: 80, path: healthz}', 'httpGet: {port: 80, path: /healthz}'), true);
+    assert.equal(same('httpGet: {port: 80, path: /healthz}', 'httpGet: {port: 80, path: /ready}'), false);
+    assert.equal(same('httpGet: {port: 80}', 'httpGet: {port: 81}'), false);
+    assert.equal(same('httpGet: {port: 80, host: a.example}', 'httpGet: {port: 80, host: b.example}'), false);
+    assert.equal(same('httpGet: {port: 80, host: a.example}', 'httpGet: {port: 80}'), false);
+    const headers = 'httpGet:\n  port: 80\n  httpHeaders: [{name: X-Probe, value: "1"}, {name: Accept, value: json}]';
+    assert.equal(same(headers, 'httpGet:\n  port: 80\n  httpHeaders: [{name: accept, value: json}, {name: x-probe, value: "1"}, null]'), true);
+    assert.equal(same(headers, 'httpGet:\n  port: 80\n  httpHeaders: [{name: Accept, value: JSON}, {name: X-Probe, value: "1"}]'), false);
+    assert.equal(same(headers, 'httpGet: {port: 80}'), false);
+  });
+
+  it('tcpSocket and grpc: host, port and service; a named port is the number it names; handlers never equal one another', () => {
+    const ports = 'ports:\n  - {name: web, containerPort: 8080}\n';
+    assert.equal(same('tcpSocket: {port: web}', 'tcpSocket: {port: 8080}', ports), true);
+    assert.equal(same('tcpSocket: {port: 8080, host: db}', 'tcpSocket: {port: 8080}'), false);
+    assert.equal(same('tcpSocket: {port: 8080}', 'tcpSocket: {port: 8081}'), false);
+    assert.equal(same('grpc: {port: 9000}', 'grpc: {port: 9000, service: ""}'), true);
+    assert.equal(same('grpc: {port: 9000, service: a}', 'grpc: {port: 9000, service: b}'), false);
+    assert.equal(same('grpc: {port: 9000}', 'grpc: {port: 9001}'), false);
+    assert.equal(same('grpc: {port: 8080}', 'tcpSocket: {port: 8080}'), false);
+    assert.equal(same('tcpSocket: {port: 80}', 'httpGet: {port: 80}'), false);
+  });
+
+  it('a probe with no handler has no check', () => {
+    const [site] = sitesOf(podYaml('livenessProbe: {periodSeconds: 5}'));
+    const container = site!.containers[0]!;
+    assert.equal(checkIdentity(effectiveProbe(container, 'liveness')!, container.container), undefined);
+  });
+});
