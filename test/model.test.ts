@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { effectiveProbe } from '../src/model/effective-probe.js';
 import { checkIdentity, expandVariables, requestPath } from '../src/model/probe-check.js';
 import { findPodSites } from '../src/model/pod-site.js';
-import { resourcesOfDocument } from '../src/model/resource.js';
+import { describeResource, identityOf, isKubeObject, resourcesOfDocument, standaloneResource } from '../src/model/resource.js';
 import { SourceFile } from '../src/source/source-file.js';
 import { lintText, podYaml } from './helpers.js';
 
@@ -345,6 +345,50 @@ describe('reading like kubectl', () => {
       assert.ok(resources.every((resource) => resource.object.kind === 'Pod'));
     }
     assert.equal(resourcesOfDocument({ apiVersion: 'template.openshift.io/v1', kind: 'Template', objects: [pod('t')] }, {})[0]!.parameterized, true);
+  });
+});
+
+describe('objects and their names', () => {
+  const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name } });
+  const names = (document: unknown) => resourcesOfDocument(document, {}).map((resource) => `${resource.object.metadata?.name}${resource.parameterized ? ' (parameterized)' : ''} at ${resource.pointer || '/'}`);
+
+  it('is a Kubernetes object only with a string apiVersion and a kind that is not empty', () => {
+    for (const value of [null, 'Pod', [pod('a')], {}, { kind: 'Pod' }, { apiVersion: 'v1' }, { apiVersion: 'v1', kind: '' }, { apiVersion: 1, kind: 'Pod' }, { apiVersion: 'v1', kind: 7 }])
+      assert.equal(isKubeObject(value), false, JSON.stringify(value));
+    assert.equal(isKubeObject({ apiVersion: 'v1', kind: 'Pod' }), true);
+    assert.deepEqual(names([pod('a')]), [], 'a YAML list of objects is no object');
+  });
+
+  it("an OpenShift Template's objects, from either API group, are parameterized, and so is what they wrap; other wrappers' contents are not", () => {
+    assert.deepEqual(names({ apiVersion: 'v1', kind: 'Template', objects: [pod('a'), { apiVersion: 'v1', kind: 'List', items: [pod('b')] }] }), [
+      'a (parameterized) at /objects/0',
+      'b (parameterized) at /objects/1/items/0',
+    ]);
+    assert.deepEqual(names({ apiVersion: 'apps.example.com/v1', kind: 'Template', objects: [pod('a')] }), ['undefined at /'], 'a Template of another group is an object of its own');
+    assert.deepEqual(names({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { object: pod('r') } }), ['r at /request/object']);
+    assert.deepEqual(names({ apiVersion: 'kubernetes.crossplane.io/v1alpha2', kind: 'Object', spec: { forProvider: { manifest: [pod('x')] } } }), [], 'one manifest, not a list');
+    assert.deepEqual(names({ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', spec: { workload: { manifests: pod('m') } } }), [], 'a list, not one manifest');
+    assert.deepEqual(names({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: null }), []);
+    assert.deepEqual(names({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: 'x' }), []);
+  });
+
+  it('follows lists and wrappers eight deep; deeper, the object is taken as it is', () => {
+    let document: unknown = pod('deep');
+    for (let depth = 0; depth < 8; depth++) document = { apiVersion: 'v1', kind: 'List', items: [document] };
+    assert.deepEqual(names(document), [`deep at ${'/items/0'.repeat(8)}`]);
+    const deeper = { apiVersion: 'v1', kind: 'List', items: [document] };
+    assert.deepEqual(names(deeper), [`undefined at ${'/items/0'.repeat(8)}`], 'the ninth level is a List object itself');
+  });
+
+  it('names an object by name, else generateName; kind, namespace and name in messages', () => {
+    assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', generateName: 'g-', namespace: 'ns' } }), { apiVersion: 'v1', kind: 'Pod', name: 'a', namespace: 'ns' });
+    assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'g-' } }), { apiVersion: 'v1', kind: 'Pod', name: 'g-' });
+    assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 7, namespace: 8 } } as never), { apiVersion: 'v1', kind: 'Pod' });
+    assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: null } as never), { apiVersion: 'v1', kind: 'Pod' });
+    assert.equal(describeResource({ apiVersion: 'v1', kind: 'Pod', name: 'a', namespace: 'ns' }), 'Pod/ns/a');
+    assert.equal(describeResource({ apiVersion: 'v1', kind: 'Pod', name: 'a' }), 'Pod/a');
+    assert.equal(describeResource({ apiVersion: 'v1', kind: 'Pod' }), 'Pod/(unnamed)');
+    assert.deepEqual(standaloneResource({ apiVersion: 'v1', kind: 'Pod' }), { object: { apiVersion: 'v1', kind: 'Pod' }, document: { apiVersion: 'v1', kind: 'Pod' }, pointer: '', origin: {} });
   });
 });
 
