@@ -348,6 +348,74 @@ describe('reading like kubectl', () => {
   });
 });
 
+describe('what of a pod spec the API server could not decode, and what counts', () => {
+  const issues = (text: string) => sitesOf(text).map((site) => [site.decodeIssues.map((issue) => issue.pointer), site.containers.map((container) => container.decodeIssues.map((issue) => issue.pointer))]);
+
+  it("a container's probes always; its ports only when a probe names a port; its env only when an exec probe expands $(VAR); nothing else", () => {
+    assert.deepEqual(issues(podYaml('livenessProbe: {periodSeconds: ten, tcpSocket: {port: 80}}')), [[[], [['/spec/containers/0/livenessProbe/periodSeconds']]]]);
+    assert.deepEqual(issues(podYaml('ports: oops\nlivenessProbe: {tcpSocket: {port: web}}')), [[[], [['/spec/containers/0/ports']]]]);
+    assert.deepEqual(issues(podYaml('ports: oops\nreadinessProbe: {httpGet: {port: web}}')), [[[], [['/spec/containers/0/ports']]]]);
+    assert.deepEqual(issues(podYaml('ports: oops\nlivenessProbe: {tcpSocket: {port: 80}}')), [[[], [[]]]], 'a numbered port needs no ports');
+    assert.deepEqual(issues(podYaml('env: oops\nlivenessProbe: {exec: {command: [check, "$(PORT)"]}}')), [[[], [['/spec/containers/0/env']]]]);
+    assert.deepEqual(issues(podYaml('env: oops\nlivenessProbe: {exec: {command: [check, "$PORT"]}}')), [[[], [[]]]], '$VAR is not expanded');
+    assert.deepEqual(issues(podYaml('env: oops\nports: oops\nresources: oops\nlivenessProbe: {grpc: {port: 9000}}')), [[[], [[]]]]);
+  });
+
+  it('hostNetwork only when a probe names a host (the host defaults to the pod IP, which hostNetwork changes)', () => {
+    assert.deepEqual(issues(podYaml('livenessProbe: {httpGet: {port: 80, host: 127.0.0.1}}', 'hostNetwork: maybe')), [[['/spec/hostNetwork'], [[]]]]);
+    assert.deepEqual(issues(podYaml('livenessProbe: {tcpSocket: {port: 80, host: 127.0.0.1}}', 'hostNetwork: maybe')), [[['/spec/hostNetwork'], [[]]]]);
+    assert.deepEqual(issues(podYaml('livenessProbe: {tcpSocket: {port: 80}}', 'hostNetwork: maybe')), [[[], [[]]]]);
+  });
+
+  it("in an OpenShift Template, a ${PARAM} value is filled in later: not judged; elsewhere it is", () => {
+    const deployment = (kind: string) => `apiVersion: apps/v1
+kind: ${kind}
+metadata: {name: web}
+spec:
+  template:
+    spec:
+      containers:
+        - name: web
+          image: example/web:1
+          livenessProbe: {periodSeconds: "\${PERIOD}", tcpSocket: {port: 80}}`;
+    const template = `apiVersion: template.openshift.io/v1\nkind: Template\nobjects:\n${deployment('Deployment').replace(/^/gm, '  ').replace(/^  /, '- ')}`;
+    assert.deepEqual(issues(template), [[[], [[]]]]);
+    assert.deepEqual(issues(deployment('Deployment')), [[[], [['/spec/template/spec/containers/0/livenessProbe/periodSeconds']]]]);
+  });
+
+  it('who a container is: its role, what happens after a kill, and the pod metadata that labels it', () => {
+    const [pod] = sitesOf(
+      podYaml('restartPolicy: Never', 'restartPolicy: OnFailure\ninitContainers:\n  - {name: setup, image: x}\n  - {name: proxy, image: x, restartPolicy: Always}'),
+    );
+    assert.deepEqual(
+      pod!.containers.map((site) => `${site.name} ${site.role} ${site.restartPolicy}`),
+      ['c container Never', 'setup init OnFailure', 'proxy sidecar Always'],
+    );
+    assert.equal(pod!.longRunning, false);
+    assert.deepEqual(pod!.podMetadata, { name: 'p' }, "a Pod's metadata is the object's");
+    const [job] = sitesOf('apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    metadata: {labels: {a: b}}\n    spec:\n      containers: [{name: c, image: x}]\n');
+    assert.deepEqual([job!.longRunning, job!.containers[0]!.restartPolicy, job!.podMetadata], [false, 'OnFailure', { labels: { a: 'b' } }]);
+    const [deployment] = sitesOf('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n');
+    assert.deepEqual([deployment!.longRunning, deployment!.podMetadata], [true, undefined]);
+  });
+
+  it('custom resources are searched ten levels deep, each shared node once, for objects whose containers all name an image', () => {
+    const nested = (depth: number) => {
+      let spec: unknown = { containers: [{ name: 'c', image: 'x' }] };
+      for (let level = 0; level < depth; level++) spec = { level: spec };
+      return { apiVersion: 'example.com/v1', kind: 'App', metadata: { name: 'a' }, spec };
+    };
+    const sites = (object: unknown) => resourcesOfDocument(object, {}).flatMap(findPodSites).map((site) => site.pointer);
+    assert.deepEqual(sites(nested(9)), [`/spec${'/level'.repeat(9)}`]);
+    assert.deepEqual(sites(nested(11)), []);
+    assert.deepEqual(sites({ apiVersion: 'example.com/v1', kind: 'App', spec: { groups: [{ template: { containers: [{ image: 'x' }] } }, { template: { containers: [{ name: 'partial' }] } }] } }), ['/spec/groups/0/template']);
+    const shared = { containers: [{ name: 'c', image: 'x' }] };
+    assert.deepEqual(sites({ apiVersion: 'example.com/v1', kind: 'App', spec: { a: shared, b: shared } }), ['/spec/a'], 'an alias is one place');
+    assert.deepEqual(sites({ apiVersion: 'example.com/v1', kind: 'App', spec: { containers: [] } }), []);
+    for (const group of ['v1', 'apps/v1', 'networking.k8s.io/v1']) assert.deepEqual(sites({ apiVersion: group, kind: 'Thing', spec: { template: shared } }), [], group);
+  });
+});
+
 describe('objects and their names', () => {
   const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name } });
   const names = (document: unknown) => resourcesOfDocument(document, {}).map((resource) => `${resource.object.metadata?.name}${resource.parameterized ? ' (parameterized)' : ''} at ${resource.pointer || '/'}`);
