@@ -24,6 +24,7 @@ export default {
       'dist/test/fix.test.js',
       'dist/test/runtime-evidence.test.js',
       'dist/test/excluded-paths.test.js',
+      'dist/test/small-parts.test.js',
     ],
   },
   coverageAnalysis: 'perTest',
