@@ -378,7 +378,7 @@ spec:
         - name: web
           image: example/web:1
           livenessProbe: {periodSeconds: "\${PERIOD}", tcpSocket: {port: 80}}`;
-    const template = `apiVersion: template.openshift.io/v1\nkind: Template\nobjects:\n${deployment('Deployment').replace(/^/gm, '  ').replace(/^  /, '- ')}`;
+    const template = `apiVersion: template.openshift.io/v1\nkind: Template\nobjects:\n${deployment('Deployment').replace(/^/gm, '  ').replace(/^ {2}/, '- ')}`;
     assert.deepEqual(issues(template), [[[], [[]]]]);
     assert.deepEqual(issues(deployment('Deployment')), [[[], [['/spec/template/spec/containers/0/livenessProbe/periodSeconds']]]]);
   });
