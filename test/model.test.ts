@@ -349,10 +349,16 @@ describe('reading like kubectl', () => {
 });
 
 describe('what of a pod spec the API server could not decode, and what counts', () => {
-  const issues = (text: string) => sitesOf(text).map((site) => [site.decodeIssues.map((issue) => issue.pointer), site.containers.map((container) => container.decodeIssues.map((issue) => issue.pointer))]);
+  const issues = (text: string) =>
+    sitesOf(text).map((site) => [
+      site.decodeIssues.map((issue) => issue.pointer),
+      site.containers.map((container) => container.decodeIssues.map((issue) => issue.pointer)),
+    ]);
 
   it("a container's probes always; its ports only when a probe names a port; its env only when an exec probe expands $(VAR); nothing else", () => {
-    assert.deepEqual(issues(podYaml('livenessProbe: {periodSeconds: ten, tcpSocket: {port: 80}}')), [[[], [['/spec/containers/0/livenessProbe/periodSeconds']]]]);
+    assert.deepEqual(issues(podYaml('livenessProbe: {periodSeconds: ten, tcpSocket: {port: 80}}')), [
+      [[], [['/spec/containers/0/livenessProbe/periodSeconds']]],
+    ]);
     assert.deepEqual(issues(podYaml('ports: oops\nlivenessProbe: {tcpSocket: {port: web}}')), [[[], [['/spec/containers/0/ports']]]]);
     assert.deepEqual(issues(podYaml('ports: oops\nreadinessProbe: {httpGet: {port: web}}')), [[[], [['/spec/containers/0/ports']]]]);
     assert.deepEqual(issues(podYaml('ports: oops\nlivenessProbe: {tcpSocket: {port: 80}}')), [[[], [[]]]], 'a numbered port needs no ports');
@@ -367,7 +373,7 @@ describe('what of a pod spec the API server could not decode, and what counts', 
     assert.deepEqual(issues(podYaml('livenessProbe: {tcpSocket: {port: 80}}', 'hostNetwork: maybe')), [[[], [[]]]]);
   });
 
-  it("in an OpenShift Template, a ${PARAM} value is filled in later: not judged; elsewhere it is", () => {
+  it('in an OpenShift Template, a ${PARAM} value is filled in later: not judged; elsewhere it is', () => {
     const deployment = (kind: string) => `apiVersion: apps/v1
 kind: ${kind}
 metadata: {name: web}
@@ -385,7 +391,10 @@ spec:
 
   it('who a container is: its role, what happens after a kill, and the pod metadata that labels it', () => {
     const [pod] = sitesOf(
-      podYaml('restartPolicy: Never', 'restartPolicy: OnFailure\ninitContainers:\n  - {name: setup, image: x}\n  - {name: proxy, image: x, restartPolicy: Always}'),
+      podYaml(
+        'restartPolicy: Never',
+        'restartPolicy: OnFailure\ninitContainers:\n  - {name: setup, image: x}\n  - {name: proxy, image: x, restartPolicy: Always}',
+      ),
     );
     assert.deepEqual(
       pod!.containers.map((site) => `${site.name} ${site.role} ${site.restartPolicy}`),
@@ -393,9 +402,13 @@ spec:
     );
     assert.equal(pod!.longRunning, false);
     assert.deepEqual(pod!.podMetadata, { name: 'p' }, "a Pod's metadata is the object's");
-    const [job] = sitesOf('apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    metadata: {labels: {a: b}}\n    spec:\n      containers: [{name: c, image: x}]\n');
+    const [job] = sitesOf(
+      'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    metadata: {labels: {a: b}}\n    spec:\n      containers: [{name: c, image: x}]\n',
+    );
     assert.deepEqual([job!.longRunning, job!.containers[0]!.restartPolicy, job!.podMetadata], [false, 'OnFailure', { labels: { a: 'b' } }]);
-    const [deployment] = sitesOf('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n');
+    const [deployment] = sitesOf(
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n',
+    );
     assert.deepEqual([deployment!.longRunning, deployment!.podMetadata], [true, undefined]);
   });
 
@@ -405,23 +418,47 @@ spec:
       for (let level = 0; level < depth; level++) spec = { level: spec };
       return { apiVersion: 'example.com/v1', kind: 'App', metadata: { name: 'a' }, spec };
     };
-    const sites = (object: unknown) => resourcesOfDocument(object, {}).flatMap(findPodSites).map((site) => site.pointer);
+    const sites = (object: unknown) =>
+      resourcesOfDocument(object, {})
+        .flatMap(findPodSites)
+        .map((site) => site.pointer);
     assert.deepEqual(sites(nested(9)), [`/spec${'/level'.repeat(9)}`]);
     assert.deepEqual(sites(nested(11)), []);
-    assert.deepEqual(sites({ apiVersion: 'example.com/v1', kind: 'App', spec: { groups: [{ template: { containers: [{ image: 'x' }] } }, { template: { containers: [{ name: 'partial' }] } }] } }), ['/spec/groups/0/template']);
+    assert.deepEqual(
+      sites({
+        apiVersion: 'example.com/v1',
+        kind: 'App',
+        spec: { groups: [{ template: { containers: [{ image: 'x' }] } }, { template: { containers: [{ name: 'partial' }] } }] },
+      }),
+      ['/spec/groups/0/template'],
+    );
     const shared = { containers: [{ name: 'c', image: 'x' }] };
     assert.deepEqual(sites({ apiVersion: 'example.com/v1', kind: 'App', spec: { a: shared, b: shared } }), ['/spec/a'], 'an alias is one place');
     assert.deepEqual(sites({ apiVersion: 'example.com/v1', kind: 'App', spec: { containers: [] } }), []);
-    for (const group of ['v1', 'apps/v1', 'networking.k8s.io/v1']) assert.deepEqual(sites({ apiVersion: group, kind: 'Thing', spec: { template: shared } }), [], group);
+    for (const group of ['v1', 'apps/v1', 'networking.k8s.io/v1'])
+      assert.deepEqual(sites({ apiVersion: group, kind: 'Thing', spec: { template: shared } }), [], group);
   });
 });
 
 describe('objects and their names', () => {
   const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name } });
-  const names = (document: unknown) => resourcesOfDocument(document, {}).map((resource) => `${resource.object.metadata?.name}${resource.parameterized ? ' (parameterized)' : ''} at ${resource.pointer || '/'}`);
+  const names = (document: unknown) =>
+    resourcesOfDocument(document, {}).map(
+      (resource) => `${resource.object.metadata?.name}${resource.parameterized ? ' (parameterized)' : ''} at ${resource.pointer || '/'}`,
+    );
 
   it('is a Kubernetes object only with a string apiVersion and a kind that is not empty', () => {
-    for (const value of [null, 'Pod', [pod('a')], {}, { kind: 'Pod' }, { apiVersion: 'v1' }, { apiVersion: 'v1', kind: '' }, { apiVersion: 1, kind: 'Pod' }, { apiVersion: 'v1', kind: 7 }])
+    for (const value of [
+      null,
+      'Pod',
+      [pod('a')],
+      {},
+      { kind: 'Pod' },
+      { apiVersion: 'v1' },
+      { apiVersion: 'v1', kind: '' },
+      { apiVersion: 1, kind: 'Pod' },
+      { apiVersion: 'v1', kind: 7 },
+    ])
       assert.equal(isKubeObject(value), false, JSON.stringify(value));
     assert.equal(isKubeObject({ apiVersion: 'v1', kind: 'Pod' }), true);
     assert.deepEqual(names([pod('a')]), [], 'a YAML list of objects is no object');
@@ -432,10 +469,22 @@ describe('objects and their names', () => {
       'a (parameterized) at /objects/0',
       'b (parameterized) at /objects/1/items/0',
     ]);
-    assert.deepEqual(names({ apiVersion: 'apps.example.com/v1', kind: 'Template', objects: [pod('a')] }), ['undefined at /'], 'a Template of another group is an object of its own');
+    assert.deepEqual(
+      names({ apiVersion: 'apps.example.com/v1', kind: 'Template', objects: [pod('a')] }),
+      ['undefined at /'],
+      'a Template of another group is an object of its own',
+    );
     assert.deepEqual(names({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { object: pod('r') } }), ['r at /request/object']);
-    assert.deepEqual(names({ apiVersion: 'kubernetes.crossplane.io/v1alpha2', kind: 'Object', spec: { forProvider: { manifest: [pod('x')] } } }), [], 'one manifest, not a list');
-    assert.deepEqual(names({ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', spec: { workload: { manifests: pod('m') } } }), [], 'a list, not one manifest');
+    assert.deepEqual(
+      names({ apiVersion: 'kubernetes.crossplane.io/v1alpha2', kind: 'Object', spec: { forProvider: { manifest: [pod('x')] } } }),
+      [],
+      'one manifest, not a list',
+    );
+    assert.deepEqual(
+      names({ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', spec: { workload: { manifests: pod('m') } } }),
+      [],
+      'a list, not one manifest',
+    );
     assert.deepEqual(names({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: null }), []);
     assert.deepEqual(names({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: 'x' }), []);
   });
@@ -449,14 +498,24 @@ describe('objects and their names', () => {
   });
 
   it('names an object by name, else generateName; kind, namespace and name in messages', () => {
-    assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', generateName: 'g-', namespace: 'ns' } }), { apiVersion: 'v1', kind: 'Pod', name: 'a', namespace: 'ns' });
+    assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', generateName: 'g-', namespace: 'ns' } }), {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      name: 'a',
+      namespace: 'ns',
+    });
     assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'g-' } }), { apiVersion: 'v1', kind: 'Pod', name: 'g-' });
     assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 7, namespace: 8 } } as never), { apiVersion: 'v1', kind: 'Pod' });
     assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: null } as never), { apiVersion: 'v1', kind: 'Pod' });
     assert.equal(describeResource({ apiVersion: 'v1', kind: 'Pod', name: 'a', namespace: 'ns' }), 'Pod/ns/a');
     assert.equal(describeResource({ apiVersion: 'v1', kind: 'Pod', name: 'a' }), 'Pod/a');
     assert.equal(describeResource({ apiVersion: 'v1', kind: 'Pod' }), 'Pod/(unnamed)');
-    assert.deepEqual(standaloneResource({ apiVersion: 'v1', kind: 'Pod' }), { object: { apiVersion: 'v1', kind: 'Pod' }, document: { apiVersion: 'v1', kind: 'Pod' }, pointer: '', origin: {} });
+    assert.deepEqual(standaloneResource({ apiVersion: 'v1', kind: 'Pod' }), {
+      object: { apiVersion: 'v1', kind: 'Pod' },
+      document: { apiVersion: 'v1', kind: 'Pod' },
+      pointer: '',
+      origin: {},
+    });
   });
 });
 

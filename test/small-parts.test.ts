@@ -5,10 +5,20 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { clusterFactsFrom, densePodsPerNode, findConfigFile, ruleEnabled, severityOverride, type RuleSetting } from '../src/engine/config.js';
+import {
+  clusterFactsFrom,
+  densePodsPerNode,
+  findConfigFile,
+  ruleEnabled,
+  severityOverride,
+  type ProbeLintConfig,
+  type RuleSetting,
+} from '../src/engine/config.js';
 import { closestMatch, didYouMean, editDistance } from '../src/engine/did-you-mean.js';
 import { matchesGlob } from '../src/engine/glob.js';
 import { readRuleDocs, ruleDocsPath, ruleDocsUrl } from '../src/engine/rule-docs.js';
+import { IGNORE_ANNOTATION, parseIgnoreAnnotation, SuppressionPolicy, type SuppressionSubject } from '../src/engine/suppression.js';
+import { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from '../src/model/validation.js';
 import { cloneJson } from '../src/model/json-value.js';
 import { escapeSegment, joinPointer, parsePointer, valueAt } from '../src/model/pointer.js';
 
@@ -150,5 +160,123 @@ describe('rule docs', () => {
     assert.equal(ruleDocsUrl('duplicate-key'), 'https://github.com/probe-lint/probe-lint/blob/main/rules/duplicate-key/README.md');
     assert.match(readRuleDocs('duplicate-key') ?? '', /^# duplicate-key\n/);
     assert.equal(readRuleDocs('no-such-rule'), undefined);
+  });
+});
+
+describe('who may exempt a finding', () => {
+  const subject = (metadata: SuppressionSubject['metadata'], rule = 'liveness-mirrors-readiness'): SuppressionSubject => ({
+    rule,
+    identity: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' },
+    container: 'web',
+    metadata,
+  });
+  const judge = (config: ProbeLintConfig, target: SuppressionSubject, strict = false) =>
+    new SuppressionPolicy(config, { strict, today: () => '2026-12-01' }).judge(target);
+  const annotated = (value: string, key = IGNORE_ANNOTATION) => [{ annotations: { [key]: value } }];
+
+  it('reads an annotation as rule ids before the first # and the reason after it', () => {
+    assert.deepEqual(parseIgnoreAnnotation('k', ' a , b,, # vendor image # one endpoint '), {
+      key: 'k',
+      rules: ['a', 'b'],
+      reason: 'vendor image # one endpoint',
+    });
+    assert.deepEqual(parseIgnoreAnnotation('k', '*'), { key: 'k', rules: ['*'], reason: '' });
+    assert.deepEqual(parseIgnoreAnnotation('k', '#only a reason'), { key: 'k', rules: [], reason: 'only a reason' });
+  });
+
+  it("the object's annotation, the pod template's, or the container's own suppresses its rules or *, saying which and why", () => {
+    assert.deepEqual(judge({}, subject(annotated('liveness-mirrors-readiness # one /health'))), {
+      kind: 'suppressed',
+      suppression: { by: 'annotation', reason: `${IGNORE_ANNOTATION}: one /health` },
+    });
+    assert.deepEqual(judge({}, subject([undefined, { annotations: { [`${IGNORE_ANNOTATION}.web`]: '*' } }])), {
+      kind: 'suppressed',
+      suppression: { by: 'annotation', reason: `${IGNORE_ANNOTATION}.web` },
+    });
+    assert.deepEqual(judge({}, subject(annotated('*', `${IGNORE_ANNOTATION}.sidecar`))), { kind: 'kept' }, "another container's annotation");
+    assert.deepEqual(
+      judge({}, { ...subject(annotated('*', `${IGNORE_ANNOTATION}.web`), 'duplicate-key'), container: undefined }),
+      { kind: 'kept' },
+      'a finding on no container',
+    );
+    assert.deepEqual(judge({}, subject(annotated('missing-liveness-probe'))), { kind: 'kept' }, 'another rule');
+    assert.deepEqual(
+      judge({}, subject([{ annotations: null } as never, { annotations: 'x' } as never, { annotations: { [IGNORE_ANNOTATION]: 5 } } as never])),
+      { kind: 'kept' },
+    );
+  });
+
+  it('annotations count only when allowed: not with --strict or suppression.annotations: false; with annotationRules, only for those rules', () => {
+    const target = subject(annotated('*'));
+    assert.equal(judge({}, target, true).kind, 'kept');
+    assert.equal(judge({ suppression: { annotations: false } }, target).kind, 'kept');
+    assert.equal(judge({ suppression: { annotations: true } }, target).kind, 'suppressed');
+    assert.equal(judge({ suppression: { annotationRules: ['missing-liveness-probe'] } }, target).kind, 'kept');
+    assert.equal(judge({ suppression: { annotationRules: ['liveness-mirrors-readiness'] } }, target).kind, 'suppressed');
+  });
+
+  it('the config exempts by rule (default every rule), kind, namespace, name and container globs, until it expires', () => {
+    const target = subject([]);
+    const entry = { kind: 'Deploy*', namespace: 'sh?p', name: 'web', container: 'w*', reason: 'LEGACY-1' };
+    assert.deepEqual(judge({ ignore: [entry] }, target), { kind: 'suppressed', suppression: { by: 'config', reason: 'LEGACY-1' } });
+    assert.deepEqual(judge({ ignore: [{ ...entry, rules: ['liveness-mirrors-readiness'] }] }, target).kind, 'suppressed');
+    assert.deepEqual(judge({ ignore: [{ ...entry, rules: ['*'] }] }, target).kind, 'suppressed');
+    for (const miss of [{ rules: ['duplicate-key'] }, { kind: 'StatefulSet' }, { namespace: 'prod' }, { name: 'api' }, { container: 'sidecar' }])
+      assert.deepEqual(judge({ ignore: [{ ...entry, ...miss }] }, target), { kind: 'kept' }, JSON.stringify(miss));
+    assert.deepEqual(judge({ ignore: [{ ...entry, expires: '2026-12-01' }] }, target).kind, 'suppressed', 'good through its last day');
+    assert.deepEqual(judge({ ignore: [{ ...entry, expires: '2026-11-30' }] }, target), {
+      kind: 'expired',
+      note: 'the exemption "LEGACY-1" expired on 2026-11-30',
+    });
+    assert.deepEqual(
+      judge(
+        {
+          ignore: [
+            { ...entry, expires: '2026-01-01', reason: 'first' },
+            { ...entry, expires: '2026-02-01', reason: 'second' },
+          ],
+        },
+        target,
+      ),
+      { kind: 'expired', note: 'the exemption "first" expired on 2026-01-01' },
+    );
+    assert.deepEqual(
+      judge(
+        {
+          ignore: [
+            { ...entry, expires: '2026-01-01' },
+            { ...entry, reason: 'current' },
+          ],
+        },
+        target,
+      ),
+      {
+        kind: 'suppressed',
+        suppression: { by: 'config', reason: 'current' },
+      },
+    );
+    assert.deepEqual(judge({ ignore: [entry] }, target, true).kind, 'suppressed', '--strict leaves the config its exemptions');
+  });
+});
+
+describe("the API server's checks on probe fields", () => {
+  it('port names: 1 to 15 of a-z, 0-9 and -, a letter among them, no - at either end or twice', () => {
+    for (const name of ['http', 'a', 'web-2', 'abcdefghijklmno', 'h2c', '9a']) assert.equal(isValidPortName(name), true, name);
+    for (const name of ['', 'abcdefghijklmnop', 'Http', '8080', '-web', 'web-', 'we--b', 'we_b', ' web', 'web\n'])
+      assert.equal(isValidPortName(name), false, JSON.stringify(name));
+  });
+
+  it('port numbers 1 to 65535; header names of letters, digits and -', () => {
+    assert.deepEqual([0, 1, 65535, 65536, 8.5, -1].map(isValidPortNumber), [false, true, true, false, false, false]);
+    assert.deepEqual(['X-Probe', 'a1', '', 'X Probe', 'X_Probe', 5].map(isValidHeaderName), [true, true, false, false, false, false]);
+  });
+
+  it('an OpenShift ${PARAM} or ${{PARAM}} is a template parameter only inside a Template', () => {
+    assert.deepEqual(
+      ['${PORT}', '${{PORT}}', 'x-${P_1}', '$PORT', '${}', 8080].map((value) => isTemplateParameter(value, true)),
+      [true, true, true, false, false, false],
+    );
+    assert.equal(isTemplateParameter('${PORT}', false), false);
+    assert.equal(isTemplateParameter('${PORT}', undefined), false);
   });
 });
