@@ -19,6 +19,7 @@ import { matchesGlob } from '../src/engine/glob.js';
 import { readRuleDocs, ruleDocsPath, ruleDocsUrl } from '../src/engine/rule-docs.js';
 import { IGNORE_ANNOTATION, parseIgnoreAnnotation, SuppressionPolicy, type SuppressionSubject } from '../src/engine/suppression.js';
 import { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from '../src/model/validation.js';
+import { CONTAINER_TYPE, decodeIssues, describeValue, isInt32, isInt64 } from '../src/model/decode.js';
 import { cloneJson } from '../src/model/json-value.js';
 import { escapeSegment, joinPointer, parsePointer, valueAt } from '../src/model/pointer.js';
 
@@ -278,5 +279,53 @@ describe("the API server's checks on probe fields", () => {
     );
     assert.equal(isTemplateParameter('${PORT}', false), false);
     assert.equal(isTemplateParameter('${PORT}', undefined), false);
+  });
+});
+
+describe('what the API server cannot decode', () => {
+  const issues = (container: unknown) => decodeIssues(container, CONTAINER_TYPE, '/c', '').map((issue) => `${issue.path} ${issue.pointer}: ${issue.expected}; got ${describeValue(issue.value)}`);
+
+  it('checks each field the rules read by its Go type: strings, int32 and int64 ranges, int-or-string, lists and mappings', () => {
+    assert.deepEqual(issues({ name: 7, image: true, restartPolicy: [], livenessProbe: { periodSeconds: 2 ** 31, timeoutSeconds: -(2 ** 31), terminationGracePeriodSeconds: 2 ** 53 } }), [
+      'name /c/name: a string; got 7',
+      'image /c/image: a string; got true (a boolean: YAML 1.1, which kubectl reads, makes unquoted yes/no/on/off/y/n booleans)',
+      'restartPolicy /c/restartPolicy: a string; got a list',
+      'livenessProbe.periodSeconds /c/livenessProbe/periodSeconds: a whole number from -2147483648 to 2147483647 (int32); got 2147483648',
+    ]);
+    assert.deepEqual(issues({ livenessProbe: { periodSeconds: 2 ** 31 - 1, failureThreshold: 1.5, terminationGracePeriodSeconds: 2 ** 64 } }), [
+      'livenessProbe.failureThreshold /c/livenessProbe/failureThreshold: a whole number from -2147483648 to 2147483647 (int32); got 1.5',
+      'livenessProbe.terminationGracePeriodSeconds /c/livenessProbe/terminationGracePeriodSeconds: a whole number (int64); got 18446744073709552000',
+    ]);
+    assert.deepEqual(issues({ ports: { name: 'http' }, env: [{ name: 'A', value: 1 }, null], readinessProbe: 'tcp' }), [
+      'ports /c/ports: a list; got a mapping',
+      'env[0].value /c/env/0/value: a string; got 1',
+      'readinessProbe /c/readinessProbe: a mapping; got "tcp"',
+    ]);
+    assert.deepEqual(issues({ ports: [{ containerPort: '80', protocol: 6 }, 'x'], startupProbe: ['exec'] }), [
+      'ports[0].containerPort /c/ports/0/containerPort: a whole number from -2147483648 to 2147483647 (int32); got "80"',
+      'ports[0].protocol /c/ports/0/protocol: a string; got 6',
+      'ports[1] /c/ports/1: a mapping; got "x"',
+      'startupProbe /c/startupProbe: a mapping; got a list',
+    ]);
+    assert.deepEqual(issues({ name: null, image: undefined, livenessProbe: { tcpSocket: { port: 'http' } }, readinessProbe: { httpGet: { port: 8080.5 } } }), [
+      'readinessProbe.httpGet.port /c/readinessProbe/httpGet/port: a port number (int32) or a port name (string); got 8080.5',
+    ]);
+    assert.deepEqual(issues(Object.create({ name: 5 }) as unknown), [], 'inherited keys are not fields');
+  });
+
+  it('describes values as they were written, in YAML terms', () => {
+    assert.deepEqual([NaN, Infinity, -Infinity, 3, 'x', true, [1], { a: 1 }, null].map(describeValue), [
+      '.nan (not a number, which JSON cannot carry)',
+      '.inf (infinity, which JSON cannot carry)',
+      '-.inf (infinity, which JSON cannot carry)',
+      '3',
+      '"x"',
+      'true (a boolean: YAML 1.1, which kubectl reads, makes unquoted yes/no/on/off/y/n booleans)',
+      'a list',
+      'a mapping',
+      'null',
+    ]);
+    assert.deepEqual([2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 1.5, '1'].map(isInt32), [true, true, false, false, false, false]);
+    assert.deepEqual([2 ** 63, -(2 ** 63), 2 ** 64, 1.5].map(isInt64), [true, true, false, false]);
   });
 });
