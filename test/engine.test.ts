@@ -8,7 +8,8 @@ import { ConfigError } from '../src/engine/config.js';
 import { loadConfigFile, parseConfig } from '../src/engine/config-file.js';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
-import { Engine } from '../src/engine/engine.js';
+import { Engine, ruleFailureMessage } from '../src/engine/engine.js';
+import { defineRule } from '../src/engine/rule.js';
 import { deploymentScope, RunFacts, selectingService } from '../src/engine/run-facts.js';
 import { lintDocumentsOf } from '../src/source/documents.js';
 import { SourceFile } from '../src/source/source-file.js';
@@ -360,5 +361,122 @@ describe('which Services select a pod (run facts)', () => {
     assert.equal(rendered('ci/a-values.yaml', 'charts/app'), 'helm\u0000charts/app\u0000ci/a-values.yaml');
     assert.equal(rendered(undefined, undefined), 'helm\u0000-\u0000');
     assert.notEqual(rendered('ci/a-values.yaml', 'charts/app'), rendered('ci/b-values.yaml', 'charts/app'), 'each values file is its own rendering');
+  });
+});
+
+describe('the engine, with rules of its own', () => {
+  const pods = (text: string) => lintDocumentsOf(new SourceFile('t.yaml', text));
+  const POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  annotations: {probe-lint.dev/ignore: "probe-everything # test"}
+spec:
+  initContainers:
+    - {name: init, image: x}
+  containers:
+    - {name: a, image: x}
+    - {name: b, image: x, livenessProbe: {periodSeconds: ten}}
+`;
+  const probeEverything = defineRule({
+    meta: {
+      id: 'probe-everything',
+      severity: 'info',
+      summary: 'test',
+      remediation: 'test',
+      scope: { roles: ['container'], longRunningOnly: true },
+      policy: { notExpressible: 'test' },
+      messages: { seen: { short: 'saw {name}', long: 'saw container {name}' } },
+    },
+    checkContainer({ container, report }) {
+      report({
+        messageId: 'seen',
+        data: { name: container.name },
+        pointer: container.pointer,
+        fix: [{ op: 'remove', path: '/x' }],
+        position: { line: 9, column: 9 },
+      });
+    },
+  });
+  const throwing = defineRule({
+    meta: {
+      id: 'throws',
+      severity: 'warning',
+      summary: 't',
+      remediation: 't',
+      scope: { roles: ['init'] },
+      policy: { notExpressible: 't' },
+      messages: { m: { short: 'm', long: 'm' } },
+    },
+    checkContainer() {
+      throw new Error('boom');
+    },
+  });
+  const unknownMessage = defineRule({
+    meta: {
+      id: 'bad-message',
+      severity: 'warning',
+      summary: 't',
+      remediation: 't',
+      policy: { notExpressible: 't' },
+      messages: { m: { short: 'm', long: 'm' } },
+    },
+    checkPodSite({ report }) {
+      report({ messageId: 'nope' as 'm', pointer: '' });
+    },
+  });
+  const engine = (config = {}, strict = false) => new Engine([probeEverything, throwing, unknownMessage], { config, cluster: unknownCluster(), strict });
+
+  it('runs a container rule on the roles in its scope, only on decodable containers, and counts objects and containers', () => {
+    const result = engine({}).lint(pods(POD), undefined, { strict: true });
+    assert.deepEqual(
+      result.findings.map((finding) => `${finding.rule} ${finding.container} ${finding.message}`),
+      ['probe-everything a saw container a'],
+    );
+    assert.equal(result.resources, 1);
+    assert.equal(result.containers, 3);
+  });
+
+  it('drops a fix the rule does not declare, keeps its position, and leaves container out where there is none', () => {
+    const [finding] = engine({}).lint(pods(POD), undefined, { strict: true }).findings;
+    assert.equal(finding!.fix, undefined);
+    assert.equal(finding!.fixKind, undefined);
+    assert.deepEqual(finding!.position, { line: 9, column: 9 });
+    assert.equal(finding!.evidence, undefined);
+  });
+
+  it('a rule that throws, or reports an unknown message id, is a failure for that object; the others still run', () => {
+    const result = engine({}).lint(pods(POD), undefined, { strict: true });
+    assert.deepEqual(
+      result.failures.map((failure) => ruleFailureMessage(failure)),
+      [
+        'rule bad-message failed on this object (please report it): bad-message reported an unknown message id "nope"',
+        'rule throws failed on this object (please report it): boom',
+      ],
+    );
+    assert.equal(
+      ruleFailureMessage({ rule: 'x', resource: result.failures[0]!.resource, error: 'plain' }),
+      'rule x failed on this object (please report it): plain',
+    );
+  });
+
+  it('annotations suppress unless the engine or the call is strict; the call decides for itself', () => {
+    const lenient = engine({});
+    assert.deepEqual([lenient.lint(pods(POD)).findings.length, lenient.lint(pods(POD)).suppressed.length], [0, 1]);
+    assert.equal(lenient.lint(pods(POD), undefined, { strict: true }).findings.length, 1);
+    assert.equal(lenient.lint(pods(POD)).findings.length, 0, 'a strict call leaves the next one as it was');
+    assert.equal(engine({}, true).lint(pods(POD)).findings.length, 1);
+  });
+
+  it('rules turned off neither run nor count as enabled; a severity from the config wins', () => {
+    const configured = engine({ rules: { throws: 'off', 'probe-everything': 'error' } });
+    assert.deepEqual(configured.enabledRuleIds, ['probe-everything', 'bad-message']);
+    const result = configured.lint(pods(POD), undefined, { strict: true });
+    assert.deepEqual(
+      result.failures.map((failure) => failure.rule),
+      ['bad-message'],
+    );
+    assert.equal(result.findings[0]!.severity, 'error');
+    assert.deepEqual(engine({ rules: { 'probe-everything': { enabled: false } } }).enabledRuleIds, ['throws', 'bad-message']);
   });
 });

@@ -283,15 +283,24 @@ describe("the API server's checks on probe fields", () => {
 });
 
 describe('what the API server cannot decode', () => {
-  const issues = (container: unknown) => decodeIssues(container, CONTAINER_TYPE, '/c', '').map((issue) => `${issue.path} ${issue.pointer}: ${issue.expected}; got ${describeValue(issue.value)}`);
+  const issues = (container: unknown) =>
+    decodeIssues(container, CONTAINER_TYPE, '/c', '').map((issue) => `${issue.path} ${issue.pointer}: ${issue.expected}; got ${describeValue(issue.value)}`);
 
   it('checks each field the rules read by its Go type: strings, int32 and int64 ranges, int-or-string, lists and mappings', () => {
-    assert.deepEqual(issues({ name: 7, image: true, restartPolicy: [], livenessProbe: { periodSeconds: 2 ** 31, timeoutSeconds: -(2 ** 31), terminationGracePeriodSeconds: 2 ** 53 } }), [
-      'name /c/name: a string; got 7',
-      'image /c/image: a string; got true (a boolean: YAML 1.1, which kubectl reads, makes unquoted yes/no/on/off/y/n booleans)',
-      'restartPolicy /c/restartPolicy: a string; got a list',
-      'livenessProbe.periodSeconds /c/livenessProbe/periodSeconds: a whole number from -2147483648 to 2147483647 (int32); got 2147483648',
-    ]);
+    assert.deepEqual(
+      issues({
+        name: 7,
+        image: true,
+        restartPolicy: [],
+        livenessProbe: { periodSeconds: 2 ** 31, timeoutSeconds: -(2 ** 31), terminationGracePeriodSeconds: 2 ** 53 },
+      }),
+      [
+        'name /c/name: a string; got 7',
+        'image /c/image: a string; got true (a boolean: YAML 1.1, which kubectl reads, makes unquoted yes/no/on/off/y/n booleans)',
+        'restartPolicy /c/restartPolicy: a string; got a list',
+        'livenessProbe.periodSeconds /c/livenessProbe/periodSeconds: a whole number from -2147483648 to 2147483647 (int32); got 2147483648',
+      ],
+    );
     assert.deepEqual(issues({ livenessProbe: { periodSeconds: 2 ** 31 - 1, failureThreshold: 1.5, terminationGracePeriodSeconds: 2 ** 64 } }), [
       'livenessProbe.failureThreshold /c/livenessProbe/failureThreshold: a whole number from -2147483648 to 2147483647 (int32); got 1.5',
       'livenessProbe.terminationGracePeriodSeconds /c/livenessProbe/terminationGracePeriodSeconds: a whole number (int64); got 18446744073709552000',
