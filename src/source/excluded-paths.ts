@@ -30,10 +30,6 @@ export class PathExclusion {
       }));
   }
 
-  get empty(): boolean {
-    return this.matchers.length === 0;
-  }
-
   /** Where the pattern that excludes `path` (or a directory above it) comes from; undefined when it is linted. */
   excludedBy(path: string): string | undefined {
     const absolute = resolve(path);
