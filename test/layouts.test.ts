@@ -146,6 +146,13 @@ describe('repository layouts', () => {
     ]);
   });
 
+  it('a key a template writes and a tpl string repeats is pointed at in the template, where the user sees the first', () => {
+    const result = lintLayout('duplicates');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.findings, ['duplicates/monitor/templates/monitor.yaml:7:3 warning duplicate-key null']);
+    assert.equal((result.raw.findings[0] as unknown as { pointer: string }).pointer, '/spec/logLevel');
+  });
+
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {
     const work = mkdtempSync(join(tmpdir(), 'probe-lint-packaged-'));
     cpSync(join(LAYOUTS, 'packaged'), work, { recursive: true });

@@ -21,7 +21,8 @@ export default defineRule({
   },
   checkDocument({ sourceIssues, report }) {
     for (const issue of sourceIssues) {
-      if (issue.kind === 'duplicate-key') report({ messageId: 'duplicate', data: { key: issue.detail.key ?? '' }, pointer: '', position: issue.position });
+      if (issue.kind === 'duplicate-key')
+        report({ messageId: 'duplicate', data: { key: issue.detail.key ?? '' }, pointer: issue.detail.pointer ?? '', position: issue.position });
     }
   },
 });

@@ -15,6 +15,8 @@ export interface ParseError {
 export interface DuplicateKeyIssue {
   key: string;
   position: Position;
+  /** The mapping that holds it, as parsed. */
+  mapping: object;
   /** Index of the document that holds it. */
   documentIndex: number;
 }
@@ -102,7 +104,12 @@ export class SourceFile {
       listener: this.recorder.listener,
     });
     for (const duplicate of this.recorder.duplicateKeys.slice(duplicatesBefore)) {
-      this.duplicateKeys.push({ key: duplicate.key, position: this.positionAt(duplicate.offset), documentIndex: duplicate.documentIndex });
+      this.duplicateKeys.push({
+        key: duplicate.key,
+        position: this.positionAt(duplicate.offset),
+        mapping: duplicate.mapping,
+        documentIndex: duplicate.documentIndex,
+      });
     }
   }
 

@@ -24,6 +24,8 @@ export interface RootPositions {
 export interface DuplicateKey {
   key: string;
   offset: number;
+  /** The mapping that holds the key twice, as parsed: where it sits in the document is found from it. */
+  mapping: object;
   /** Index of the document in the stream (counting from documentIndex at the start). */
   documentIndex: number;
 }
@@ -83,7 +85,7 @@ export class PositionRecorder {
     for (let i = 0; i + STRIDE < children.length; i += 2 * STRIDE) {
       const key = String(children[i + 1]);
       if (key === '<<') continue; // merge keys may repeat
-      if (seen.has(key)) this.duplicateKeys.push({ key, offset: children[i] as number, documentIndex: this.documentIndex });
+      if (seen.has(key)) this.duplicateKeys.push({ key, offset: children[i] as number, mapping, documentIndex: this.documentIndex });
       seen.add(key);
     }
   }
