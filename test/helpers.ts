@@ -51,7 +51,7 @@ export interface JsonFinding {
   column: number | null;
   container: string | null;
   pointer: string;
-  rendered?: { from: string; root?: string; values?: string; line: number; column: number };
+  rendered?: { from: string; root?: string; values?: string; inside?: string; line: number; column: number };
 }
 
 export interface CliRun {

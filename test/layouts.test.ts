@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { ROOT, runCli } from './helpers.js';
+import { ROOT, runCli, type JsonFinding } from './helpers.js';
 import { helmBinary, kubectlBinary } from './tools.js';
 
 const LAYOUTS = join(ROOT, 'test/fixtures/layouts');
@@ -20,7 +20,7 @@ before(() => {
 function lintLayout(path: string, cwd = LAYOUTS) {
   const run = runCli([path, ...tools, '--format', 'json'], { cwd });
   const output = JSON.parse(run.stdout) as {
-    findings: { file: string; line: number | null; column: number | null; severity: string; rule: string; container: string; message: string }[];
+    findings: JsonFinding[];
     inputErrors: { file: string; message: string }[];
     summary: Record<string, number>;
   };
@@ -126,10 +126,7 @@ describe('repository layouts', () => {
       'branches/db/templates/statefulset.yaml:26:11 warning timeout-not-below-period db-server',
     ]);
     // Each branch's findings come from the rendering that took it.
-    const valuesOf = (line: number) =>
-      (result.raw.findings as unknown as { line: number; rendered: { values?: string } }[])
-        .filter((finding) => finding.line === line)
-        .map((finding) => finding.rendered.values);
+    const valuesOf = (line: number) => result.raw.findings.filter((finding) => finding.line === line).map((finding) => finding.rendered?.values);
     assert.deepEqual(valuesOf(24), ['branches/db/ci/custom-values.yaml', 'branches/db/ci/custom-values.yaml']);
     assert.deepEqual(valuesOf(26), [undefined]);
     // The chart rendered twice (defaults, ci/custom-values.yaml): its one object is counted once.
@@ -150,7 +147,7 @@ describe('repository layouts', () => {
     const result = lintLayout('duplicates');
     assert.equal(result.code, 1);
     assert.deepEqual(result.findings, ['duplicates/monitor/templates/monitor.yaml:7:3 warning duplicate-key null']);
-    assert.equal((result.raw.findings[0] as unknown as { pointer: string }).pointer, '/spec/logLevel');
+    assert.equal(result.raw.findings[0]!.pointer, '/spec/logLevel');
   });
 
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {
@@ -164,8 +161,8 @@ describe('repository layouts', () => {
       'shop/charts/db-0.3.0.tgz:null:null error readiness-termination-grace-period db',
       'shop/charts/db-0.3.0.tgz:null:null info missing-liveness-probe db',
     ]);
-    const error = result.raw.findings.find((finding) => finding.rule === 'readiness-termination-grace-period') as unknown as { rendered: { inside: string } };
-    assert.equal(error.rendered.inside, 'db/templates/statefulset.yaml');
+    const error = result.raw.findings.find((finding) => finding.rule === 'readiness-termination-grace-period');
+    assert.equal(error?.rendered?.inside, 'db/templates/statefulset.yaml');
     const text = runCli(['shop', ...tools, '--format', 'compact'], { cwd: work }).stdout;
     assert.match(
       text,

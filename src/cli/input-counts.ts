@@ -3,19 +3,11 @@
 // ci/ values files holds most of its objects three times, but the user wrote each once.
 import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
+import type { SummaryCounts } from '../report/located.js';
 import type { InputFile } from '../source/inputs.js';
 
-export interface InputCounts {
-  files: number;
-  charts?: number;
-  kustomizations?: number;
-  renderings?: number;
-  resources: number;
-  containers: number;
-}
-
 /** `engine`: the resources and containers the engine saw, every rendering counted. */
-export function inputCounts(files: readonly InputFile[], documents: readonly LintDocument[], engine: { resources: number; containers: number }): InputCounts {
+export function inputCounts(files: readonly InputFile[], documents: readonly LintDocument[], engine: { resources: number; containers: number }): SummaryCounts {
   const units = { helm: new Set<string>(), kustomize: new Set<string>() };
   let renderings = 0;
   let plain = 0;

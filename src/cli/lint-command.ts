@@ -7,10 +7,10 @@ import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import { formatReport } from '../report/formats.js';
-import { compareLocated, inputErrorOf, locate, summarize, withoutRepeats, type InputError, type ReportInput } from '../report/located.js';
+import { compareLocated, inputErrorOf, locate, summarize, withoutRepeats, type InputError, type ReportInput, type SummaryCounts } from '../report/located.js';
 import { documentsOfFile } from '../source/file-documents.js';
 import { readInputs } from '../source/read-inputs.js';
-import { inputCounts, type InputCounts } from './input-counts.js';
+import { inputCounts } from './input-counts.js';
 import type { FailOn, LintArguments, ReportArguments } from './arguments.js';
 import { cliClusterFacts, loadConfigOrReport, pathExclusion, useColor, withRuleSelection, type CommandIo } from './context.js';
 import { VERSION } from './version.js';
@@ -67,7 +67,7 @@ export function lintAndReport(
     /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
     runtime?: boolean;
     /** What the summary counts, from what the engine saw (lint: files, charts, renderings, objects once each); else the files and the engine's counts. */
-    counts?: (engine: { resources: number; containers: number }) => InputCounts;
+    counts?: (engine: { resources: number; containers: number }) => SummaryCounts;
     /** Sees what was reported (audit --apply-reports writes it into the cluster too). */
     onReport?: (input: ReportInput) => void;
   },

@@ -117,7 +117,10 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function summarize(findings: readonly Finding[], counts: Omit<Summary, 'errors' | 'warnings' | 'infos'>): Summary {
+/** What a run read, as the summary counts it: everything but the findings. */
+export type SummaryCounts = Omit<Summary, 'errors' | 'warnings' | 'infos'>;
+
+export function summarize(findings: readonly Finding[], counts: SummaryCounts): Summary {
   const count = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length;
   return { ...counts, errors: count('error'), warnings: count('warning'), infos: count('info') };
 }

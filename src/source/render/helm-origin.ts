@@ -116,10 +116,15 @@ function inNamedTemplate(root: string, template: string, pointer: string, value:
   return best === undefined ? undefined : { file: shownPath(best.file), position: best.match.position };
 }
 
+/** The chart directory a template file lies in (the part before its last `/templates/`). */
+function chartOfTemplate(template: string): string | undefined {
+  const marker = `${sep}templates${sep}`;
+  return template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : undefined;
+}
+
 /** The `.tpl` files of the template's chart and of the charts it vendors (a library chart such as bitnami's common). */
 function helperTemplates(root: string, template: string): string[] {
-  const marker = `${sep}templates${sep}`;
-  const chart = template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : root;
+  const chart = chartOfTemplate(template) ?? root;
   const directories = [join(chart, 'templates'), ...pathsIn(join(root, 'charts'), 'directories').map((sub) => join(sub, 'templates'))];
   return [...new Set(directories)].flatMap((directory) => pathsIn(directory, 'files').filter((file) => file.endsWith('.tpl')));
 }
@@ -135,8 +140,7 @@ function valuesForTemplate(
   values: Record<string, unknown>,
   files: FileCache,
 ): Record<string, unknown> | undefined {
-  const marker = `${sep}templates${sep}`;
-  const chart = template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : undefined;
+  const chart = chartOfTemplate(template);
   if (chart === undefined) return undefined;
   if (subchart === undefined) return chart === resolve(root) ? values : undefined;
   return subchartValues(chart, values[subchart], values.global, files);
