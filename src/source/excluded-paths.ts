@@ -1,8 +1,9 @@
 // Paths a run never lints: the config's `exclude` (relative to the config file's directory) and
 // --exclude (relative to the working directory). Matched as .gitignore matches: a pattern that
 // matches a directory excludes everything under it, so `hack`, `hack/` and `hack/**` all work.
+import { createRequire } from 'node:module';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import type picomatchType from 'picomatch';
 import { shownPath } from './shown-path.js';
 
 export interface ExcludeSource {
@@ -17,9 +18,13 @@ export class PathExclusion {
   private readonly matchers: { base: string; origin: string; matches: (path: string) => boolean }[];
 
   constructor(sources: readonly ExcludeSource[]) {
-    this.matchers = sources
-      .filter((source) => source.patterns.length > 0)
-      .map((source) => ({
+    const given = sources.filter((source) => source.patterns.length > 0);
+    this.matchers = [];
+    if (given.length === 0) return;
+    // The glob library loads only when there are patterns: a plain run (a pre-commit hook) starts without it.
+    const picomatch = createRequire(import.meta.url)('picomatch') as typeof picomatchType;
+    for (const source of given) {
+      this.matchers.push({
         base: resolve(source.base),
         origin: source.origin,
         // A trailing slash means "this directory", which the ancestor check below already covers.
@@ -27,7 +32,8 @@ export class PathExclusion {
           source.patterns.map((pattern) => pattern.replace(/\/+$/, '')),
           { dot: true },
         ),
-      }));
+      });
+    }
   }
 
   /** Where the pattern that excludes `path` (or a directory above it) comes from; undefined when it is linted. */
