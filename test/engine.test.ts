@@ -162,6 +162,36 @@ describe('configuration', () => {
       /^c\.yaml:12:26: ignore\.10\.expires: must be a date written YYYY-MM-DD/,
     ],
     [
+      'an unknown key in the eleventh ignore entry (its keys are found through the list)',
+      `ignore:\n${'  - {reason: r}\n'.repeat(10)}  - {reason: r, nmae: web}\n`,
+      /^c\.yaml:12:17: ignore\.10\.nmae: unknown key \(did you mean "name"\?\); allowed here: kind, namespace, name, container, rules, reason, expires$/,
+    ],
+    [
+      'an unknown option of a rule that has options',
+      'rules:\n  exec-probe-dense-cluster:\n    options: {minPeriodSecond: 5}\n',
+      /^c\.yaml:3:15: rules\.exec-probe-dense-cluster\.options\.minPeriodSecond: unknown option \(did you mean "minPeriodSeconds"\?\); exec-probe-dense-cluster has: minPeriodSeconds$/,
+    ],
+    [
+      'options on a rule that has none',
+      'rules:\n  duplicate-key:\n    options: {strict: true}\n',
+      /^c\.yaml:3:5: rules\.duplicate-key\.options: rule duplicate-key has no options; remove "options"$/,
+    ],
+    [
+      'a number that is neither whole nor in range (the bound is named)',
+      'rules:\n  exec-probe-dense-cluster:\n    options: {minPeriodSeconds: 0.5}\n',
+      /^c\.yaml:3:33: rules\.exec-probe-dense-cluster\.options\.minPeriodSeconds: must be >= 1$/,
+    ],
+    [
+      'a rule setting that is neither a severity nor an object',
+      'rules:\n  duplicate-key: 5\n',
+      /^c\.yaml:2:18: rules\.duplicate-key: must be one of "off", "error", "warning", "info"$/,
+    ],
+    [
+      'an exclude pattern starting with "/"',
+      'exclude: [/etc]\n',
+      /^c\.yaml:1:11: exclude\.0: an exclude pattern is relative to the config file's directory, so it cannot start with "\/" \(got "\/etc"\)$/,
+    ],
+    [
       'an alias bomb',
       'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nrules: {}\n',
       /c\.yaml: cannot use the config file: .*alias/i,
@@ -178,6 +208,17 @@ describe('configuration', () => {
       (error: unknown) =>
         error instanceof ConfigError &&
         /^c\.yaml:2:3: rules\.timout-not-below-period: unknown rule .*\nc\.yaml:4:16: cluster\.podsPerNode: must be > 0$/.test(error.message),
+    );
+  });
+
+  it('says both when an exemption lacks its reason and has a wrong key', () => {
+    assert.throws(
+      () => parseConfig('ignore:\n  - rule: web\n', 'c.yaml'),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message ===
+          'c.yaml:2:5: ignore.0: must have "reason" (every exemption says why it exists)\n' +
+            'c.yaml:2:5: ignore.0.rule: unknown key (did you mean "rules"?); allowed here: kind, namespace, name, container, rules, reason, expires',
     );
   });
 

@@ -29,6 +29,15 @@ describe('rule registry', () => {
     }
   });
 
+  it('gives every rule a summary and a remediation that say, in a line each, what is wrong and what to change', () => {
+    for (const { meta } of RULES) {
+      // Shown by `probe-lint rules`, in SARIF's rule help and in the editor's hover.
+      assert.match(meta.summary, /^[a-z].{20,}[^.]$/, `${meta.id}: summary is a lower-case phrase`);
+      assert.match(meta.remediation, /^[A-Z].{20,}\.$/, `${meta.id}: remediation is a sentence`);
+      assert.doesNotMatch(meta.summary + meta.remediation, /\n/, `${meta.id}: one line each`);
+    }
+  });
+
   it("states each rule's severity and fix kind in its README as in its metadata", () => {
     for (const { meta } of RULES) {
       const docs = readFileSync(join(ROOT, 'rules', meta.id, 'README.md'), 'utf8');

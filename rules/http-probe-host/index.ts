@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { celString, defineRule, eachProbe, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 export default defineRule({
@@ -50,26 +50,17 @@ function unbracket(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-/** localhost (with or without the root's trailing dot), 127.0.0.0/8, ::1 in any spelling, and IPv4-mapped loopback. */
+/** 127.0.0.0/8 and ::1; BlockList also finds an IPv4-mapped address in them, written dotted or in hex (::ffff:7f00:1). */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** localhost (with or without the root's trailing dot), or an address in LOOPBACK, in any spelling. */
 function isLoopback(host: string): boolean {
   const name = unbracket(host.toLowerCase());
   if (name === 'localhost' || name === 'localhost.') return true;
-  if (isIP(name) === 4) return name.startsWith('127.');
-  if (isIP(name) === 6) {
-    const mapped = /^(?:0{0,4}:){0,5}(?::|0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(name);
-    if (mapped) return mapped[1]!.startsWith('127.');
-    return expandIpv6(name) === '0000:0000:0000:0000:0000:0000:0000:0001';
-  }
-  return false;
-}
-
-function expandIpv6(address: string): string {
-  const [head = '', tail] = address.split('::');
-  const headParts = head === '' ? [] : head.split(':');
-  const tailParts = tail === undefined || tail === '' ? [] : tail.split(':');
-  const missing = 8 - headParts.length - tailParts.length;
-  const parts = tail === undefined ? headParts : [...headParts, ...Array<string>(missing).fill('0'), ...tailParts];
-  return parts.map((part) => part.padStart(4, '0')).join(':');
+  const family = isIP(name);
+  return family !== 0 && LOOPBACK.check(name, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** The same judgement in CEL: loopback by name, by address (the CEL ip library) or IPv4-mapped; an address; a name. */
@@ -78,8 +69,10 @@ function hostProblems(probe: string, field: string): string {
     .map((handler) => {
       const host = `${probe}.${handler}.host`;
       const bare = `(${host}.startsWith('[') && ${host}.endsWith(']') ? ${host}.substring(1, size(${host}) - 1) : ${host}).lowerAscii()`;
-      const mapped = `${bare}.matches('^(?:0{0,4}:){0,5}(?::|0{0,4}:)?ffff:[0-9]+\\\\.[0-9]+\\\\.[0-9]+\\\\.[0-9]+$')`;
-      const loopback = `(${bare} in ['localhost', 'localhost.'] || (isIP(${bare}) && ip(${bare}).isLoopback()) || (${mapped} && ${bare}.matches('ffff:127\\\\.')))`;
+      // CEL's ip() refuses IPv4-mapped addresses, so they are matched as text: dotted (::ffff:127.0.0.1) or hex (::ffff:7f00:1).
+      const mapped = `${bare}.matches('^(?:0{0,4}:){0,5}(?::|0{0,4}:)?ffff:(?:[0-9]+\\\\.[0-9]+\\\\.[0-9]+\\\\.[0-9]+|[0-9a-f]{1,4}:[0-9a-f]{1,4})$')`;
+      const mappedLoopback = `${bare}.matches('ffff:(?:127\\\\.|7f[0-9a-f]{2}:)')`;
+      const loopback = `(${bare} in ['localhost', 'localhost.'] || (isIP(${bare}) && ip(${bare}).isLoopback()) || (${mapped} && ${mappedLoopback}))`;
       const address = `(isIP(${bare}) || ${mapped})`;
       const where = celString(`${field}.${handler}.host `);
       const advice = "'; remove host'";

@@ -96,6 +96,7 @@ export default defineRule<Record<string, never>, MessageId>({
 
 /** A gRPC port written as a name is reported by grpc-named-port, which says what to write instead. */
 function reportUndecodable(issue: DecodeIssue, report: (report: Report<MessageId>) => void): void {
+  // Stryker disable next-line Regex: a decode issue's pointer ends at the field, so "/grpc/port" can only come last.
   if (typeof issue.value === 'string' && /\/grpc\/port$/.test(issue.pointer)) return;
   const hint =
     typeof issue.value === 'boolean'
@@ -134,7 +135,8 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
         report({
           messageId: port === 0 ? 'portNumber' : 'portMissing',
           data: { field, handler, value: 0 },
-          pointer: port === undefined ? at(handler) : at(handler, 'port'),
+          // A port that is not written is found at its handler.
+          pointer: at(handler, 'port'),
         });
     } else if (isInt32(port)) {
       if (!isValidPortNumber(port)) report({ messageId: 'portNumber', data: { field, handler, value: port }, pointer: at(handler, 'port') });
@@ -150,17 +152,16 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
     if (typeof http.scheme === 'string' && http.scheme !== '' && http.scheme !== 'HTTP' && http.scheme !== 'HTTPS') {
       report({ messageId: 'scheme', data: { field, value: JSON.stringify(http.scheme) }, pointer: at('httpGet', 'scheme') });
     }
+    // Stryker disable next-line ArrayDeclaration: an entry that is not a mapping is skipped, as the replacement's string is.
     (http.httpHeaders ?? []).forEach((header, index) => {
-      // A name that is not a string at all is an undecodable value, reported above.
-      if (
-        header !== null &&
-        typeof header === 'object' &&
-        (header.name === undefined || header.name === null || typeof header.name === 'string') &&
-        !isValidHeaderName(header.name)
-      ) {
+      // A null entry decodes as a header with no name, which the API server refuses; an entry or a name
+      // that is neither (a string, a number) is an undecodable value, reported above.
+      if (typeof header !== 'object') return;
+      const name = header?.name ?? '';
+      if (typeof name === 'string' && !isValidHeaderName(name)) {
         report({
           messageId: 'headerName',
-          data: { field, index, value: JSON.stringify(header.name ?? '') },
+          data: { field, index, value: JSON.stringify(name) },
           pointer: at('httpGet', 'httpHeaders', index, 'name'),
         });
       }
@@ -176,6 +177,6 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
     !(knative && (grpc.port === undefined || grpc.port === null)) &&
     !isValidPortNumber(grpc.port ?? 0)
   ) {
-    report({ messageId: 'grpcPort', data: { field, value: grpc.port ?? 0 }, pointer: grpc.port === undefined ? at('grpc') : at('grpc', 'port') });
+    report({ messageId: 'grpcPort', data: { field, value: grpc.port ?? 0 }, pointer: at('grpc', 'port') });
   }
 }
