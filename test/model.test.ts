@@ -412,31 +412,35 @@ spec:
     assert.deepEqual([deployment!.longRunning, deployment!.podMetadata], [true, undefined]);
   });
 
-  it('custom resources are searched ten levels deep, each shared node once, for objects whose containers all name an image', () => {
-    const nested = (depth: number) => {
-      let spec: unknown = { containers: [{ name: 'c', image: 'x' }] };
-      for (let level = 0; level < depth; level++) spec = { level: spec };
-      return { apiVersion: 'example.com/v1', kind: 'App', metadata: { name: 'a' }, spec };
-    };
-    const sites = (object: unknown) =>
-      resourcesOfDocument(object, {})
-        .flatMap(findPodSites)
-        .map((site) => site.pointer);
-    assert.deepEqual(sites(nested(9)), [`/spec${'/level'.repeat(9)}`]);
-    assert.deepEqual(sites(nested(11)), []);
-    assert.deepEqual(
-      sites({
-        apiVersion: 'example.com/v1',
-        kind: 'App',
-        spec: { groups: [{ template: { containers: [{ image: 'x' }] } }, { template: { containers: [{ name: 'partial' }] } }] },
-      }),
-      ['/spec/groups/0/template'],
+  it('the pod-level values: the container lists always, hostNetwork when any container names a host', () => {
+    assert.deepEqual(issues(podYaml('livenessProbe: {tcpSocket: {port: 80}}', 'initContainers: oops')), [[['/spec/initContainers'], [[]]]]);
+    const two = podYaml('livenessProbe: {tcpSocket: {port: 80}}', 'hostNetwork: maybe').replace(
+      '  containers:\n',
+      '  containers:\n    - {name: other, image: x, readinessProbe: {httpGet: {port: 80, host: 10.0.0.1}}}\n',
     );
-    const shared = { containers: [{ name: 'c', image: 'x' }] };
-    assert.deepEqual(sites({ apiVersion: 'example.com/v1', kind: 'App', spec: { a: shared, b: shared } }), ['/spec/a'], 'an alias is one place');
-    assert.deepEqual(sites({ apiVersion: 'example.com/v1', kind: 'App', spec: { containers: [] } }), []);
-    for (const group of ['v1', 'apps/v1', 'networking.k8s.io/v1'])
-      assert.deepEqual(sites({ apiVersion: group, kind: 'Thing', spec: { template: shared } }), [], group);
+    assert.deepEqual(issues(two)[0]![0], ['/spec/hostNetwork'], 'one container naming a host is enough');
+  });
+
+  it('what one probe needs counts even when another probe of the container needs nothing', () => {
+    const named = 'ports: oops\nlivenessProbe: {tcpSocket: {port: 80}}\nreadinessProbe: {httpGet: {port: web}}';
+    assert.deepEqual(issues(podYaml(named)), [[[], [['/spec/containers/0/ports']]]]);
+    const expanded = 'env: oops\nresources: oops\nimage: 5\nlivenessProbe: {tcpSocket: {port: 80}}\nreadinessProbe: {exec: {command: ["$(CHECK)"]}}';
+    assert.deepEqual(issues(podYaml(expanded)), [[[], [['/spec/containers/0/env']]]], 'env, and not resources or image');
+  });
+
+  it('in an OpenShift Template, a value that is no ${PARAM} is still judged', () => {
+    const template = `apiVersion: template.openshift.io/v1
+kind: Template
+objects:
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: web}
+    spec:
+      containers:
+        - name: web
+          image: example/web:1
+          livenessProbe: {periodSeconds: ten, timeoutSeconds: "\${TIMEOUT}", tcpSocket: {port: 80}}`;
+    assert.deepEqual(issues(template), [[[], [['/objects/0/spec/containers/0/livenessProbe/periodSeconds']]]]);
   });
 });
 
@@ -528,6 +532,7 @@ describe('what the kubelet sends', () => {
     const cases: [string, string][] = [
       ['$(A)', 'x'],
       ['$(A)-$(A)', 'x-x'],
+      ['pre$(A)post', 'prexpost'],
       ['$$(A)', '$(A)'],
       ['$(B)', '$(B)'],
       ['$(EMPTY)', ''],
@@ -569,6 +574,8 @@ describe('where pod specs are found', () => {
       const config = (spec: unknown) => ({ apiVersion, kind: 'DeploymentConfig', spec: { template: { spec } } });
       assert.deepEqual(pointers(config({ containers: [{ name: 'app' }] })), ['/spec/template/spec'], apiVersion);
       assert.deepEqual(pointers(config({ containers: [] })), [], `${apiVersion}: no containers`);
+      assert.deepEqual(pointers(config({ containers: 'app' })), [], `${apiVersion}: containers that are no list`);
+      assert.deepEqual(pointers({ apiVersion, kind: 'DeploymentConfig', spec: {} }), [], `${apiVersion}: no template`);
     }
   });
 
@@ -600,6 +607,55 @@ describe('where pod specs are found', () => {
     assert.deepEqual(pointers({ apiVersion: 'example.com/v1', kind: 'Thing', spec: { a: shared, b: shared } }), ['/spec/a'], 'an alias is one pod spec');
   });
 
+  it('in a custom resource, among the first 20,000 nodes looked at', () => {
+    // Looked at in order: spec, the list, each filler, then the pod spec: found when it is node 20,000.
+    const withFillers = (count: number) => ({
+      apiVersion: 'example.com/v1',
+      kind: 'Thing',
+      spec: { fillers: Array.from({ length: count }, () => ({})), pod: { containers } },
+    });
+    assert.deepEqual(pointers(withFillers(20_000 - 3)), ['/spec/pod']);
+    assert.deepEqual(pointers(withFillers(20_000 - 2)), []);
+  });
+
+  it("in a KubeRay group template, the first container's probes are the operator's", () => {
+    const group = () => ({
+      template: {
+        spec: {
+          containers: [
+            { name: 'ray-head', image: 'ray' },
+            { name: 'sidecar', image: 's' },
+          ],
+        },
+      },
+    });
+    const added = (apiVersion: string) =>
+      sitesIn({ apiVersion, kind: 'RayCluster', spec: { headGroupSpec: group(), workerGroupSpecs: [group()] } }).map((site) =>
+        site.containers.map((container) => container.probesAddedBy),
+      );
+    assert.deepEqual(added('ray.io/v1'), [
+      ['KubeRay', undefined],
+      ['KubeRay', undefined],
+    ]);
+    assert.deepEqual(added('ray.example.com/v1'), [
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
+  });
+
+  it('with the metadata beside the spec, and none for a pod spec found elsewhere in a custom resource', () => {
+    const [pod] = sitesIn({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers } });
+    assert.deepEqual(pod!.podMetadata, { name: 'p' });
+    const [custom] = sitesIn({ apiVersion: 'example.com/v1', kind: 'Thing', spec: { worker: { containers, labels: { a: 'b' } } } });
+    assert.equal(custom!.podMetadata, undefined);
+    const [templated] = sitesIn({
+      apiVersion: 'example.com/v1',
+      kind: 'Thing',
+      spec: { template: { metadata: { labels: { a: 'b' } }, spec: { containers } } },
+    });
+    assert.deepEqual(templated!.podMetadata, { labels: { a: 'b' } });
+  });
+
   it('with each container’s role and restart policy, and whether the pod runs to completion', () => {
     const [site] = sitesIn({
       apiVersion: 'v1',
@@ -626,6 +682,25 @@ describe('where pod specs are found', () => {
       ],
     );
     assert.equal(site!.longRunning, false, 'restartPolicy Never');
+    const [nulls] = sitesIn({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      spec: {
+        containers: [null, { name: 'app', image: 'x' }],
+        initContainers: [{ name: 'setup', image: 's', restartPolicy: 'Never' }],
+        restartPolicy: 'OnFailure',
+      },
+    });
+    assert.deepEqual(
+      nulls!.containers.map((container) => [container.name, container.pointer, container.restartPolicy]),
+      [
+        ['app', '/spec/containers/1', 'OnFailure'],
+        ['setup', '/spec/initContainers/0', 'OnFailure'],
+      ],
+      "an entry that is no mapping is no container; an init container's own policy is not read",
+    );
+    const cronJob = sitesIn({ apiVersion: 'batch/v1', kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: { containers } } } } } })[0]!;
+    assert.deepEqual([cronJob.longRunning, cronJob.containers[0]!.restartPolicy], [false, 'OnFailure'], 'a CronJob runs to completion');
     assert.deepEqual(site!.podMetadata, { name: 'p', annotations: { a: 'b' } }, "a Pod's own metadata");
     const job = sitesIn({ apiVersion: 'batch/v1', kind: 'Job', spec: { template: { metadata: { labels: { x: 'y' } }, spec: { containers } } } })[0]!;
     assert.deepEqual([job.longRunning, job.containers[0]!.restartPolicy, job.podMetadata], [false, 'OnFailure', { labels: { x: 'y' } }]);
@@ -672,6 +747,7 @@ describe('the check a probe runs, as the kubelet sends it', () => {
     assert.equal(same('httpGet: {port: 80}', 'httpGet: {port: 81}'), false);
     assert.equal(same('httpGet: {port: 80, host: a.example}', 'httpGet: {port: 80, host: b.example}'), false);
     assert.equal(same('httpGet: {port: 80, host: a.example}', 'httpGet: {port: 80}'), false);
+    assert.equal(same('httpGet: {port: 80, host: ""}', 'httpGet: {port: 80}'), true, 'an empty host is the pod IP, as no host is');
     const headers = 'httpGet:\n  port: 80\n  httpHeaders: [{name: X-Probe, value: "1"}, {name: Accept, value: json}]';
     assert.equal(same(headers, 'httpGet:\n  port: 80\n  httpHeaders: [{name: accept, value: json}, {name: x-probe, value: "1"}, null]'), true);
     assert.equal(same(headers, 'httpGet:\n  port: 80\n  httpHeaders: [{name: Accept, value: JSON}, {name: X-Probe, value: "1"}]'), false);
@@ -682,6 +758,8 @@ describe('the check a probe runs, as the kubelet sends it', () => {
     const ports = 'ports:\n  - {name: web, containerPort: 8080}\n';
     assert.equal(same('tcpSocket: {port: web}', 'tcpSocket: {port: 8080}', ports), true);
     assert.equal(same('tcpSocket: {port: 8080, host: db}', 'tcpSocket: {port: 8080}'), false);
+    assert.equal(same('tcpSocket: {port: 8080, host: db}', 'tcpSocket: {port: 8080, host: cache}'), false);
+    assert.equal(same('tcpSocket: {port: 8080, host: ""}', 'tcpSocket: {port: 8080}'), true);
     assert.equal(same('tcpSocket: {port: 8080}', 'tcpSocket: {port: 8081}'), false);
     assert.equal(same('grpc: {port: 9000}', 'grpc: {port: 9000, service: ""}'), true);
     assert.equal(same('grpc: {port: 9000, service: a}', 'grpc: {port: 9000, service: b}'), false);

