@@ -18,7 +18,7 @@ export { didYouMean } from './engine/did-you-mean.js';
 export { ignoreAnnotations, IGNORE_ANNOTATION } from './engine/suppression.js';
 export { describeValue, isInt32, isInt64, type DecodeIssue } from './model/decode.js';
 export { counted, countText, failureConsequence, isDefaulted, product, quotedFromCluster, secondsText } from './model/describe.js';
-export { PROBE_NUMBER_FIELDS, probeDecodeIssues, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
+export { PROBE_NUMBER_FIELDS, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
 export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js';
 export { joinPointer } from './model/pointer.js';
 export { cloneJson } from './model/json-value.js';

@@ -509,6 +509,107 @@ spec:
     assert.equal(engine({}, true).lint(pods(POD)).findings.length, 1);
   });
 
+  it('honours annotations when neither the engine nor the call asks for strictness', () => {
+    const result = new Engine([probeEverything], { config: {}, cluster: unknownCluster() }).lint(pods(POD));
+    assert.deepEqual([result.findings.length, result.suppressed.length], [0, 1]);
+  });
+
+  const clusterReader = defineRule({
+    meta: {
+      id: 'reads-cluster',
+      severity: 'info',
+      summary: 'test',
+      remediation: 'test',
+      scope: { roles: ['container'] },
+      policy: { notExpressible: 't' },
+      messages: { m: { short: '{pods}', long: '{pods}' } },
+    },
+    checkContainer({ container, cluster, report }) {
+      if (container.name === 'a') report({ messageId: 'm', data: { pods: String(cluster.podsPerNode) }, pointer: container.pointer });
+    },
+  });
+
+  it('reads the cluster facts of the moment from a source that refreshes them, and fixed facts as given', () => {
+    let podsPerNode = 30;
+    const refreshing = new Engine([clusterReader], { config: {}, cluster: { current: () => ({ ...unknownCluster(), podsPerNode }) } });
+    assert.equal(refreshing.lint(pods(POD), undefined, { strict: true }).findings[0]!.message, '30');
+    podsPerNode = 110;
+    assert.equal(refreshing.lint(pods(POD), undefined, { strict: true }).findings[0]!.message, '110');
+    const fixed = new Engine([clusterReader], { config: {}, cluster: { ...unknownCluster(), podsPerNode: 5 } });
+    assert.equal(fixed.lint(pods(POD), undefined, { strict: true }).findings[0]!.message, '5');
+  });
+
+  const documentRule = defineRule({
+    meta: {
+      id: 'source-issues',
+      severity: 'warning',
+      summary: 'test',
+      remediation: 'test',
+      fix: 'fix',
+      policy: { notExpressible: 't' },
+      messages: { m: { short: '{kind}', long: '{kind}' } },
+    },
+    checkDocument({ sourceIssues, report }) {
+      for (const issue of sourceIssues) report({ messageId: 'm', data: { kind: issue.kind }, pointer: '' });
+    },
+  });
+  const siteRule = defineRule({
+    meta: {
+      id: 'site-seen',
+      severity: 'info',
+      summary: 'test',
+      remediation: 'test',
+      // A scope without checkContainer: the rule is still one of pod sites only.
+      scope: { roles: ['container'] },
+      policy: { notExpressible: 't' },
+      messages: { m: { short: 'site', long: 'site' } },
+    },
+    checkPodSite({ site, report }) {
+      report({ messageId: 'm', pointer: site.pointer });
+    },
+  });
+  const documentEngine = () => new Engine([documentRule, siteRule], { config: {}, cluster: unknownCluster() });
+
+  it('runs document rules once per document that has source issues, and pod-site rules once per decodable site', () => {
+    const duplicated = `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers: [{name: a, image: x}]
+  containers: [{name: a, image: x}]
+`;
+    const result = documentEngine().lint(pods(duplicated), undefined, { strict: true });
+    assert.deepEqual(
+      result.findings.map((finding) => `${finding.rule} ${finding.message}`),
+      ['source-issues duplicate-key', 'site-seen site'],
+    );
+    assert.deepEqual(result.failures, []);
+    for (const finding of result.findings)
+      assert.deepEqual(
+        ['container', 'fix', 'fixKind', 'position', 'evidence'].filter((key) => key in finding),
+        [],
+        `${finding.rule}: only what the report gave`,
+      );
+    assert.deepEqual(documentEngine().lint(pods('a: 1\na: 2\n')).findings, [], 'no object to tie an issue of a document to');
+    const undecodable = documentEngine().lint(pods(podYaml('livenessProbe: {tcpSocket: {port: 80, host: 127.0.0.1}}', 'hostNetwork: maybe')));
+    assert.deepEqual(undecodable.findings, [], 'a site the API server cannot decode');
+  });
+
+  it("suppresses document and pod-site findings by the object's annotations", () => {
+    const annotated = `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  annotations: {probe-lint.dev/ignore: "source-issues,site-seen # test"}
+spec:
+  containers: [{name: a, image: x}]
+  containers: [{name: a, image: x}]
+`;
+    const result = documentEngine().lint(pods(annotated));
+    assert.deepEqual([result.findings.length, result.suppressed.map((finding) => finding.rule)], [0, ['source-issues', 'site-seen']]);
+  });
+
   it('rules turned off neither run nor count as enabled; a severity from the config wins', () => {
     const configured = engine({ rules: { throws: 'off', 'probe-everything': 'error' } });
     assert.deepEqual(configured.enabledRuleIds, ['probe-everything', 'bad-message']);

@@ -1,7 +1,7 @@
 // Effective values, pod-site discovery and input forms: what every rule stands on.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { effectiveProbe } from '../src/model/effective-probe.js';
+import { effectiveProbe, resolvePort } from '../src/model/effective-probe.js';
 import { checkIdentity, expandVariables, requestPath } from '../src/model/probe-check.js';
 import { findPodSites } from '../src/model/pod-site.js';
 import { describeResource, identityOf, isKubeObject, resourcesOfDocument, standaloneResource } from '../src/model/resource.js';
@@ -14,6 +14,23 @@ function sitesOf(text: string) {
 }
 
 describe('effective probe values', () => {
+  it('has no probe for a probe field that is null, a list or a scalar, and no handler for one written null', () => {
+    for (const written of ['null', '[]', '5']) {
+      const [site] = sitesOf(podYaml(`livenessProbe: ${written}`));
+      assert.equal(effectiveProbe(site!.containers[0]!, 'liveness'), undefined, written);
+    }
+    const [site] = sitesOf(podYaml('livenessProbe: {exec: null, httpGet: {port: 80}}'));
+    assert.deepEqual(effectiveProbe(site!.containers[0]!, 'liveness')!.handlerKinds, ['httpGet']);
+  });
+
+  it('resolves a named port to the number declared with that name, past entries that are not ports', () => {
+    const container = { name: 'c', ports: [null, { name: 'admin', containerPort: 9090 }, { name: 'web', containerPort: 8080 }] } as never;
+    assert.deepEqual(
+      [resolvePort(container, 'web'), resolvePort(container, 'other'), resolvePort(container, 80), resolvePort(container, undefined)],
+      [8080, 'other', 80, undefined],
+    );
+  });
+
   it('applies the API defaults when no field is set', () => {
     const [site] = sitesOf(podYaml('livenessProbe:\n  tcpSocket:\n    port: 80'));
     const probe = effectiveProbe(site!.containers[0]!, 'liveness')!;
@@ -607,6 +624,12 @@ describe('where pod specs are found', () => {
     assert.deepEqual(pointers({ apiVersion: 'example.com/v1', kind: 'Thing', spec: { a: shared, b: shared } }), ['/spec/a'], 'an alias is one pod spec');
   });
 
+  it('in a custom resource, past nulls and long text, which cost the search nothing', () => {
+    // 20,000 different characters: were the text searched letter by letter, the pod spec would be past the bound.
+    const text = String.fromCodePoint(...Array.from({ length: 20_000 }, (_, index) => 0x4e00 + index));
+    assert.deepEqual(pointers({ apiVersion: 'example.com/v1', kind: 'Thing', spec: { empty: null, text, pod: { containers } } }), ['/spec/pod']);
+  });
+
   it('in a custom resource, among the first 20,000 nodes looked at', () => {
     // Looked at in order: spec, the list, each filler, then the pod spec: found when it is node 20,000.
     const withFillers = (count: number) => ({
@@ -648,6 +671,8 @@ describe('where pod specs are found', () => {
     assert.deepEqual(pod!.podMetadata, { name: 'p' });
     const [custom] = sitesIn({ apiVersion: 'example.com/v1', kind: 'Thing', spec: { worker: { containers, labels: { a: 'b' } } } });
     assert.equal(custom!.podMetadata, undefined);
+    const [item] = sitesIn({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'listed' }, spec: { containers } }] });
+    assert.deepEqual(item!.podMetadata, { name: 'listed' }, 'a List item');
     const [templated] = sitesIn({
       apiVersion: 'example.com/v1',
       kind: 'Thing',

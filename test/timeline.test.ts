@@ -2,6 +2,9 @@
 // periodSeconds 2, failureThreshold 3), and `probe-lint timeline` over a manifest.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { findPodSites } from '../src/model/pod-site.js';
+import { resourcesOfDocument } from '../src/model/resource.js';
+import { timelineOf } from '../src/model/timeline.js';
 import { actWindow, readyWindow, windowText } from '../src/model/timing.js';
 import { podYaml, runCli } from './helpers.js';
 
@@ -27,6 +30,39 @@ describe('the timing model', () => {
     assert.deepEqual(actWindow({ periodSeconds: 2, failureThreshold: 15, timeoutSeconds: 1 }, 'fast', 0), { fromSeconds: 28, toSeconds: 30 });
     assert.deepEqual(readyWindow({ periodSeconds: 2, successThreshold: 2 }), { fromSeconds: 2, toSeconds: 4 });
     assert.equal(windowText({ fromSeconds: 20, toSeconds: 30 }), '20-30 s');
+  });
+});
+
+describe("a container's windows", () => {
+  const windowsOf = (container: Record<string, unknown>) => {
+    const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x', ...container }] } };
+    const [site] = resourcesOfDocument(object, {}).flatMap(findPodSites);
+    return timelineOf(site!.containers[0]!).map(
+      (window) => `${window.probe} ${window.action} ${window.case} from ${window.from} ${window.fromSeconds}-${window.toSeconds}`,
+    );
+  };
+  const check = { tcpSocket: { port: 80 } };
+
+  it('has a window per probe and case, startup counted from the container start, readiness ready from recovery', () => {
+    assert.deepEqual(windowsOf({ startupProbe: { ...check, initialDelaySeconds: 5 }, livenessProbe: check, readinessProbe: check }), [
+      'startupProbe startup-restart fails-fast from container-start 24-35',
+      'startupProbe startup-restart hangs from container-start 25-36',
+      'livenessProbe restart fails-fast from failure 20-30',
+      'livenessProbe restart hangs from failure 21-31',
+      'readinessProbe unready fails-fast from failure 20-30',
+      'readinessProbe unready hangs from failure 21-31',
+      'readinessProbe ready recovers from recovery 0-10',
+    ]);
+  });
+
+  it('has none for a probe that is not there, or whose values the API server refuses', () => {
+    assert.deepEqual(windowsOf({ readinessProbe: { ...check, successThreshold: 2 } }), [
+      'readinessProbe unready fails-fast from failure 20-30',
+      'readinessProbe unready hangs from failure 21-31',
+      'readinessProbe ready recovers from recovery 10-20',
+    ]);
+    assert.deepEqual(windowsOf({ livenessProbe: { ...check, periodSeconds: -1 }, startupProbe: { ...check, failureThreshold: -3 } }), []);
+    assert.deepEqual(windowsOf({}), []);
   });
 });
 

@@ -103,7 +103,14 @@ export default defineRule({
           if (!tcpTwin) {
             report({
               messageId: 'udp',
-              data: { field: probe.field, handler, port, number: String(named.containerPort), protocol: String(named.protocol), consequence: FAILING[probe.type] },
+              data: {
+                field: probe.field,
+                handler,
+                port,
+                number: String(named.containerPort),
+                protocol: String(named.protocol),
+                consequence: FAILING[probe.type],
+              },
               pointer,
             });
           }

@@ -77,6 +77,7 @@ export class Engine {
     const byRole = (role: ContainerRole, longRunning: boolean) =>
       active.filter(
         ({ rule }) =>
+          // Stryker disable next-line OptionalChaining: a rule with checkContainer declares a scope (the rule contract); the test is for the type.
           rule.checkContainer !== undefined && rule.meta.scope?.roles.includes(role) === true && (longRunning || rule.meta.scope.longRunningOnly !== true),
       );
     this.containerRules = Object.fromEntries(
@@ -124,6 +125,7 @@ export class Engine {
 
   private checkDocument(resource: Resource, document: LintDocument, result: LintResult): void {
     const target: ReportTarget = { resource, identity: identityOf(resource.object), container: undefined, metadata: [resource.object.metadata] };
+    // Stryker disable next-line ArrayDeclaration: called only for a document with source issues.
     const sourceIssues = document.sourceIssues ?? [];
     for (const active of this.documentRules) {
       this.guard(active, resource, result, () => active.rule.checkDocument!({ sourceIssues, report: (report) => this.record(active, target, report, result) }));
@@ -155,6 +157,7 @@ export class Engine {
     result: LintResult,
   ): void {
     const rules = this.containerRules[container.role][site.longRunning ? 'longRunning' : 'any'];
+    // Stryker disable next-line ConditionalExpression: a shortcut; with no rules the probes are read for nothing.
     if (rules.length === 0) return;
     const probes = effectiveProbes(container);
     const target: ReportTarget = { resource: site.resource, identity, container: container.name, metadata: [site.resource.object.metadata, site.podMetadata] };

@@ -1,5 +1,4 @@
 import type { Container, Probe } from 'kubernetes-types/core/v1.js';
-import type { DecodeIssue } from './decode.js';
 import { joinPointer } from './pointer.js';
 import type { ContainerSite } from './pod-site.js';
 
@@ -87,14 +86,10 @@ export function effectiveProbes(site: ContainerSite): EffectiveProbe[] {
   return probes;
 }
 
-/** The decode issues that sit inside this probe. */
-export function probeDecodeIssues(site: ContainerSite, probe: EffectiveProbe): DecodeIssue[] {
-  return site.decodeIssues.filter((issue) => issue.pointer === probe.pointer || issue.pointer.startsWith(`${probe.pointer}/`));
-}
-
 /** A named port resolves to the containerPort declared with that name (kubelet `ResolveContainerPort`); numbers stay numbers. */
 export function resolvePort(container: Container, port: unknown): number | string | undefined {
   if (typeof port === 'number') return port;
+  // Stryker disable next-line ConditionalExpression: any other port is undecodable, and its container is not judged.
   if (typeof port !== 'string') return undefined;
   const declared = (container.ports ?? []).find((candidate) => candidate?.name === port);
   return declared?.containerPort ?? port;

@@ -31,7 +31,8 @@ export function timelineOf(container: ContainerSite): TimelineWindow[] {
   const windows: TimelineWindow[] = [];
   const probe = (type: ProbeType): EffectiveProbe | undefined => {
     const found = effectiveProbe(container, type);
-    return found?.numbersValid && found.periodSeconds > 0 && found.failureThreshold > 0 ? found : undefined;
+    // Valid numbers are positive: 0 is the default, and negative ones are invalid.
+    return found?.numbersValid ? found : undefined;
   };
   const startup = probe('startup');
   if (startup !== undefined) {
