@@ -38,6 +38,13 @@ describe('rule registry', () => {
     }
   });
 
+  it('marks as timing rules exactly those whose messages quote the timing model (the Markdown report says where their times come from)', () => {
+    for (const { meta } of RULES) {
+      const quotes = Object.values(meta.messages).some((message) => /Window\}/.test((message as { long: string }).long));
+      assert.equal(meta.timing === true, quotes, meta.id);
+    }
+  });
+
   it("states each rule's severity and fix kind in its README as in its metadata", () => {
     for (const { meta } of RULES) {
       const docs = readFileSync(join(ROOT, 'rules', meta.id, 'README.md'), 'utf8');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { parseWindow } from '../src/cluster/runtime-evidence.js';
+import type { Finding } from '../src/engine/finding.js';
 import { linkRuntimeFindings, runtimeFirst } from '../src/engine/runtime-causes.js';
 import { emptyEvidence, EvidenceMap, evidenceKey } from '../src/engine/runtime-evidence.js';
 import { container, deployment } from './admission.js';
@@ -283,5 +284,44 @@ describe('the likely causes of a runtime finding', () => {
     const others = findings.filter((finding) => !finding.rule.startsWith('runtime-'));
     assert.ok(runtime.length >= 2 && others.length >= 1);
     assert.deepEqual(ordered, [...runtime, ...others]);
+  });
+});
+
+describe('likely causes, found by container', () => {
+  const finding = (rule: string, namespace: string | undefined, container: string | undefined, short = `${rule} short`, name = 'web'): Finding => ({
+    rule,
+    messageId: 'm',
+    severity: 'warning',
+    message: `${rule} long.`,
+    short,
+    pointer: '',
+    resource: {} as Finding['resource'],
+    identity: { apiVersion: 'apps/v1', kind: 'Deployment', name, ...(namespace === undefined ? {} : { namespace }) },
+    ...(container === undefined ? {} : { container }),
+  });
+
+  it('lists every static finding of the same container in the same namespace, each rule once in the short text', () => {
+    const restarts = finding('runtime-liveness-restarts', 'shop', 'web');
+    const findings = [
+      finding('liveness-mirrors-readiness', 'shop', 'web', 'mirrors'),
+      finding('timeout-not-below-period', 'shop', 'web', 'timeout one'),
+      finding('timeout-not-below-period', 'shop', 'web', 'timeout two'),
+      finding('liveness-mirrors-readiness', 'other', 'web', 'another namespace'),
+      finding('missing-readiness-probe', undefined, 'web', 'no namespace'),
+      finding('missing-liveness-probe', 'shop', 'web', 'another object', 'api'),
+      finding('probe-field-invalid', 'shop', undefined, 'the pod'),
+      restarts,
+    ];
+    linkRuntimeFindings(findings, RULES);
+    assert.deepEqual(
+      restarts.causes?.map((cause) => cause.rule),
+      ['liveness-mirrors-readiness', 'timeout-not-below-period', 'timeout-not-below-period'],
+    );
+    assert.equal(
+      restarts.message,
+      "runtime-liveness-restarts long. The likely cause, found on this container's spec: liveness-mirrors-readiness (mirrors); " +
+        'timeout-not-below-period (timeout one); timeout-not-below-period (timeout two).',
+    );
+    assert.equal(restarts.short, 'runtime-liveness-restarts short (likely cause: liveness-mirrors-readiness, timeout-not-below-period)');
   });
 });

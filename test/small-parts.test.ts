@@ -84,6 +84,9 @@ describe('globs on names', () => {
       ['', 'x', false],
       ['x*', undefined, false],
       ['*', '', true],
+      ['*web', 'web', true],
+      ['a*b*c', 'abc', true],
+      ['?*', undefined, false],
     ];
     for (const [glob, value, expected] of cases) assert.equal(matchesGlob(glob, value), expected, `${glob} ~ ${value}`);
   });

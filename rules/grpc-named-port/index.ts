@@ -1,4 +1,4 @@
-import { defineRule, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
+import { defineRule, joinPointer, PROBED_CONTAINERS, resolvePort } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -24,8 +24,9 @@ export default defineRule({
     for (const probe of probes) {
       const port = probe.raw.grpc?.port as unknown;
       if (typeof port !== 'string') continue;
-      const declared = (container.container.ports ?? []).find((candidate) => candidate?.name === port)?.containerPort;
-      const number = typeof declared === 'number' ? declared : undefined;
+      // The number a kubelet would resolve the name to, had the field taken names.
+      const resolved = resolvePort(container.container, port);
+      const number = typeof resolved === 'number' ? resolved : undefined;
       report({
         messageId: 'named',
         data: {

@@ -66,6 +66,7 @@ export default defineRule({
     report({
       messageId: 'mirrors',
       data: {
+        // Stryker disable next-line StringLiteral: two probes that run the same check have a handler
         handler: liveness.handlerKind ?? '',
         when: WHEN[modes.length === 2 ? 'both' : shown]!,
         liveness: secondsToAct(liveness, shown),
