@@ -14,7 +14,13 @@ import {
   type ProbeLintConfig,
   type RuleSetting,
 } from '../src/engine/config.js';
+import { formatRate } from '../rules/exec-probe-dense-cluster/index.js';
+import { densityOf, unknownCluster } from '../src/engine/cluster-facts.js';
 import { closestMatch, didYouMean, editDistance } from '../src/engine/did-you-mean.js';
+import { formatMessage } from '../src/engine/rule.js';
+import { RunFacts, selectingService } from '../src/engine/run-facts.js';
+import { countText, quotedFromCluster } from '../src/model/describe.js';
+import type { EffectiveProbe } from '../src/model/effective-probe.js';
 import { matchesGlob } from '../src/engine/glob.js';
 import { readRuleDocs, ruleDocsPath, ruleDocsUrl } from '../src/engine/rule-docs.js';
 import { IGNORE_ANNOTATION, parseIgnoreAnnotation, SuppressionPolicy, type SuppressionSubject } from '../src/engine/suppression.js';
@@ -339,5 +345,58 @@ describe('what the API server cannot decode', () => {
     ]);
     assert.deepEqual([2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 1.5, '1'].map(isInt32), [true, true, false, false, false, false]);
     assert.deepEqual([2 ** 63, -(2 ** 63), 2 ** 64, 1.5].map(isInt64), [true, true, false, false]);
+  });
+});
+
+describe('words for messages', () => {
+  const probe = (raw: Record<string, unknown>) => ({ raw, failureThreshold: 3 }) as unknown as EffectiveProbe;
+
+  it('marks a value left out, written null or written 0 as the default', () => {
+    for (const raw of [{}, { failureThreshold: null }, { failureThreshold: 0 }])
+      assert.equal(countText(probe(raw), 'failureThreshold'), '3 (default)', JSON.stringify(raw));
+    assert.equal(countText(probe({ failureThreshold: 3 }), 'failureThreshold'), '3');
+  });
+
+  it('quotes what the cluster wrote on one line, trimmed, at most 160 characters', () => {
+    assert.equal(quotedFromCluster('  Liveness probe failed:\nHTTP 500\u202e  '), '"Liveness probe failed: HTTP 500"');
+    assert.equal(quotedFromCluster('x'.repeat(160)), `"${'x'.repeat(160)}"`);
+    assert.equal(quotedFromCluster('x'.repeat(161)), `"${'x'.repeat(157)}..."`);
+  });
+
+  it('writes exec forks per second whole from 10 up, with one decimal below', () => {
+    assert.deepEqual([36.67, 10, 6.67, 6, 2.5].map(formatRate), ['37', '10', '6.7', '6', '2.5']);
+  });
+
+  it('fills message placeholders from the data, and says which one has none', () => {
+    assert.equal(formatMessage('{a} and {b}', { a: 'x', b: 2 }), 'x and 2');
+    assert.throws(() => formatMessage('{a}', undefined), /^Error: message placeholder \{a\} has no data$/);
+    assert.throws(() => formatMessage('{a} {b}', { a: 'x' }), /^Error: message placeholder \{b\} has no data$/);
+  });
+});
+
+describe('cluster density', () => {
+  it('is unknown without a pod count, and a stated density wins over the count', () => {
+    assert.deepEqual(unknownCluster(), { podsPerNode: undefined, densePodsPerNode: unknownCluster().densePodsPerNode, source: 'unknown' });
+    assert.equal(densityOf(unknownCluster()), 'unknown');
+    assert.equal(densityOf({ ...unknownCluster(), podsPerNode: 5, dense: true }), 'dense');
+    assert.equal(densityOf({ ...unknownCluster(), podsPerNode: 500, dense: false }), 'sparse');
+  });
+});
+
+describe('which Services select a pod, from odd objects', () => {
+  it('selects nothing for labels written null, a Service without spec or selector, and reads ports that are no mappings as none', () => {
+    const service = (spec?: unknown) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, ...(spec === undefined ? {} : { spec }) });
+    assert.equal(selectingService(service()), undefined);
+    assert.equal(selectingService(service({ ports: [{ port: 80 }] })), undefined);
+    assert.deepEqual(selectingService(service({ selector: { app: 'web' }, ports: [null, 'http', { port: 80 }, { targetPort: 'web' }] }))?.targetPorts, [
+      80,
+      'web',
+    ]);
+    const facts = new RunFacts([selectingService(service({ selector: { app: 'web' } }))!]);
+    assert.deepEqual(facts.servicesSelecting(undefined, null as unknown as undefined), []);
+    assert.deepEqual(
+      facts.servicesSelecting(undefined, { app: 'web' }).map((found) => found.name),
+      ['s'],
+    );
   });
 });

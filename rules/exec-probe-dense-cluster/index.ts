@@ -86,6 +86,8 @@ export default defineRule<Options>({
   },
 });
 
-function formatRate(rate: number): string {
+/** Exec forks per second on a node: whole above 10, one decimal below ("2.5", "3"). */
+export function formatRate(rate: number): string {
+  // Stryker disable next-line EqualityOperator: at exactly 10 both ways write "10".
   return rate >= 10 ? String(Math.round(rate)) : rate.toFixed(1).replace(/\.0$/, '');
 }

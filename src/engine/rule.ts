@@ -203,6 +203,7 @@ const compiledTemplates = new Map<string, string[]>();
 
 function compiledTemplate(template: string): string[] {
   let parts = compiledTemplates.get(template);
+  // Stryker disable next-line ConditionalExpression: a cache; splitting again gives the same parts.
   if (parts === undefined) compiledTemplates.set(template, (parts = template.split(/\{(\w+)\}/)));
   return parts;
 }
