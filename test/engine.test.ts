@@ -591,7 +591,8 @@ spec:
         [],
         `${finding.rule}: only what the report gave`,
       );
-    assert.deepEqual(documentEngine().lint(pods('a: 1\na: 2\n')).findings, [], 'no object to tie an issue of a document to');
+    const orphan = { resources: [], sourceIssues: [{ kind: 'duplicate-key', position: { line: 2, column: 1 }, detail: { key: 'a' } }] };
+    assert.deepEqual(documentEngine().lint([orphan]).findings, [], 'no object to tie an issue of a document to');
     const undecodable = documentEngine().lint(pods(podYaml('livenessProbe: {tcpSocket: {port: 80, host: 127.0.0.1}}', 'hostNetwork: maybe')));
     assert.deepEqual(undecodable.findings, [], 'a site the API server cannot decode');
   });

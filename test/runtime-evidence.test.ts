@@ -325,3 +325,23 @@ describe('likely causes, found by container', () => {
     assert.equal(restarts.short, 'runtime-liveness-restarts short (likely cause: liveness-mirrors-readiness, timeout-not-below-period)');
   });
 });
+
+describe('evidence, filed by container', () => {
+  it('keeps objects of different namespaces and names apart, and hands out one entry per container', () => {
+    const web = { kind: 'Deployment', namespace: 'shop', name: 'web' };
+    const keys = [web, { ...web, namespace: 'other' }, { ...web, name: 'api' }, { kind: 'Deployment', name: 'web' }].map((identity) =>
+      evidenceKey(identity, 'c'),
+    );
+    assert.equal(new Set(keys).size, 4);
+    const evidence = new EvidenceMap('1h');
+    evidence.entry(web, 'c').livenessKills++;
+    evidence.entry(web, 'c').livenessKills++;
+    assert.equal(evidence.forContainer({ apiVersion: 'apps/v1', ...web }, 'c')!.livenessKills, 2);
+  });
+});
+
+describe('runtime rules', () => {
+  it('are exactly the rules that read runtime evidence', () => {
+    for (const { meta } of RULES) assert.equal(meta.readsEvidence === true, meta.id.startsWith('runtime-'), meta.id);
+  });
+});

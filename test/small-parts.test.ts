@@ -17,6 +17,8 @@ import {
 import { formatRate } from '../rules/exec-probe-dense-cluster/index.js';
 import { densityOf, unknownCluster } from '../src/engine/cluster-facts.js';
 import { closestMatch, didYouMean, editDistance } from '../src/engine/did-you-mean.js';
+import { celString } from '../src/engine/cel.js';
+import { severityRank } from '../src/engine/finding.js';
 import { formatMessage } from '../src/engine/rule.js';
 import { RunFacts, selectingService } from '../src/engine/run-facts.js';
 import { countText, quotedFromCluster } from '../src/model/describe.js';
@@ -398,5 +400,15 @@ describe('which Services select a pod, from odd objects', () => {
       facts.servicesSelecting(undefined, { app: 'web' }).map((found) => found.name),
       ['s'],
     );
+  });
+});
+
+describe('severities and CEL text', () => {
+  it('ranks error over warning over info', () => {
+    assert.deepEqual((['info', 'error', 'warning'] as const).map(severityRank), [1, 3, 2]);
+  });
+
+  it('writes text as a CEL string literal, escaping backslashes and quotes', () => {
+    assert.equal(celString("it's C:\\dir"), "'it\\'s C:\\\\dir'");
   });
 });

