@@ -518,6 +518,18 @@ describe('objects and their names', () => {
     assert.deepEqual(names(deeper), [`undefined at ${'/items/0'.repeat(8)}`], 'the ninth level is a List object itself');
   });
 
+  it('counts wrappers toward the same depth, whether they hold one object or many', () => {
+    const wrapped = (levels: number, wrap: (inner: unknown) => unknown) => {
+      let document: unknown = pod('deep');
+      for (let depth = 0; depth < levels; depth++) document = wrap(document);
+      return names(document).length === 1 && names(document)[0]!.startsWith('deep at');
+    };
+    const review = (inner: unknown) => ({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { object: inner } });
+    const work = (inner: unknown) => ({ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', spec: { workload: { manifests: [inner] } } });
+    assert.deepEqual([wrapped(8, review), wrapped(9, review), wrapped(8, work), wrapped(9, work)], [true, false, true, false]);
+    assert.deepEqual(names({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: null }), [], 'a review without a request holds nothing');
+  });
+
   it('names an object by name, else generateName; kind, namespace and name in messages', () => {
     assert.deepEqual(identityOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', generateName: 'g-', namespace: 'ns' } }), {
       apiVersion: 'v1',

@@ -22,6 +22,7 @@ import { severityRank } from '../src/engine/finding.js';
 import { formatMessage } from '../src/engine/rule.js';
 import { RunFacts, selectingService } from '../src/engine/run-facts.js';
 import { countText, quotedFromCluster } from '../src/model/describe.js';
+import { windowText } from '../src/model/timing.js';
 import type { EffectiveProbe } from '../src/model/effective-probe.js';
 import { matchesGlob } from '../src/engine/glob.js';
 import { readRuleDocs, ruleDocsPath, ruleDocsUrl } from '../src/engine/rule-docs.js';
@@ -363,6 +364,15 @@ describe('words for messages', () => {
     assert.equal(quotedFromCluster('  Liveness probe failed:\nHTTP 500\u202e  '), '"Liveness probe failed: HTTP 500"');
     assert.equal(quotedFromCluster('x'.repeat(160)), `"${'x'.repeat(160)}"`);
     assert.equal(quotedFromCluster('x'.repeat(161)), `"${'x'.repeat(157)}..."`);
+  });
+
+  it('writes seconds whole, or with one decimal', () => {
+    assert.deepEqual([windowText({ fromSeconds: 2, toSeconds: 2.04 }), windowText({ fromSeconds: 0.5, toSeconds: 12 })], ['2-2 s', '0.5-12 s']);
+  });
+
+  it('takes a word cut short, of four letters or more, for the one name it begins', () => {
+    assert.equal(closestMatch('minP', ['minPeriodSeconds', 'maxSurge']), 'minPeriodSeconds');
+    assert.equal(closestMatch('min', ['minPeriodSeconds', 'maxSurge']), undefined);
   });
 
   it('writes exec forks per second whole from 10 up, with one decimal below', () => {

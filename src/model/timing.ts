@@ -74,5 +74,6 @@ export function windowText(window: TimingWindow): string {
 }
 
 function formatSeconds(seconds: number): string {
+  // Stryker disable next-line Regex: toFixed(1) writes one ".0", at the end.
   return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1).replace(/\.0$/, '');
 }
