@@ -413,6 +413,12 @@ describe('which Services select a pod, from odd objects', () => {
   });
 });
 
+describe('values in messages', () => {
+  it('says what was written: null as null, a mapping and a list by their kind', () => {
+    assert.deepEqual([null, {}, [], 'x'].map(describeValue), ['null', 'a mapping', 'a list', '"x"']);
+  });
+});
+
 describe('severities and CEL text', () => {
   it('ranks error over warning over info', () => {
     assert.deepEqual((['info', 'error', 'warning'] as const).map(severityRank), [1, 3, 2]);

@@ -9,7 +9,7 @@ export function matchesGlob(glob: string | undefined, value: string | undefined)
   if (glob === undefined || glob === '*') return true;
   // Stryker restore EqualityOperator,ConditionalExpression
   const text = value ?? '';
-  // Stryker disable EqualityOperator,ConditionalExpression
+  // Stryker disable EqualityOperator,ConditionalExpression: as above, past the end of the pattern
   let g = 0;
   let t = 0;
   let starAt = -1;

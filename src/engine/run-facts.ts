@@ -86,6 +86,7 @@ export function selectingService(object: { apiVersion: string; kind: string; met
   const entries = Object.entries(selector);
   if (entries.length === 0 || entries.some(([, value]) => typeof value !== 'string')) return undefined;
   const metadata = (object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  // Stryker disable next-line OptionalChaining: a Service without spec has no selector and was answered above.
   const ports = (object as unknown as Service).spec?.ports;
   // Stryker disable next-line ArrayDeclaration: a port that is no mapping has no targetPort, as the replacement's string has none.
   const targetPorts = (Array.isArray(ports) ? ports : []).flatMap((port) => {

@@ -4,6 +4,7 @@
 import type { Finding } from './finding.js';
 import type { AnyRule } from './rule.js';
 
+// Stryker disable next-line StringLiteral: what stands for a missing namespace or name only needs to be the same on both sides.
 const key = (finding: Finding) => `${finding.identity.kind}/${finding.identity.namespace ?? ''}/${finding.identity.name ?? ''}\u0000${finding.container ?? ''}`;
 
 /** Adds the likely causes to each runtime finding's message and `causes`, in place. */

@@ -84,9 +84,9 @@ function staticEnv(container: Container): Map<string, string> {
   const env = new Map<string, string>();
   // An entry that is not a mapping, or a name that is no string, is undecodable: counted when an exec
   // command expands $(VAR), and then the container is not judged.
-  // Stryker disable next-line ArrayDeclaration,ConditionalExpression
+  // Stryker disable next-line ArrayDeclaration,ConditionalExpression: an entry that is no mapping or a name that is no string is undecodable
   for (const entry of container.env ?? []) {
-    // Stryker disable next-line ConditionalExpression
+    // Stryker disable next-line ConditionalExpression: as above
     if (entry !== null && typeof entry === 'object' && typeof entry.name === 'string') env.set(entry.name, typeof entry.value === 'string' ? entry.value : '');
   }
   return env;

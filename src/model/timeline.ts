@@ -15,11 +15,6 @@ export interface TimelineWindow extends TimingWindow {
   from: 'failure' | 'recovery' | 'container-start';
 }
 
-const CASES: readonly [FailureMode, TimelineCase][] = [
-  ['fast', 'fails-fast'],
-  ['hanging', 'hangs'],
-];
-
 /**
  * The windows of one container: liveness restart and readiness unready, counted from the moment
  * the app starts failing (liveness runs only once a startup probe has succeeded, so its window
@@ -28,6 +23,11 @@ const CASES: readonly [FailureMode, TimelineCase][] = [
  * values the API server would not accept have no windows.
  */
 export function timelineOf(container: ContainerSite): TimelineWindow[] {
+  // Built per call, not at load: Stryker's runner does not run the tests against a mutant of a module constant.
+  const CASES: readonly [FailureMode, TimelineCase][] = [
+    ['fast', 'fails-fast'],
+    ['hanging', 'hangs'],
+  ];
   const windows: TimelineWindow[] = [];
   const probe = (type: ProbeType): EffectiveProbe | undefined => {
     const found = effectiveProbe(container, type);
