@@ -2,7 +2,9 @@
 //   - lint ÷ js-yaml loadAll of the same input, in one process (goal ≤ 1.5), with an exact
 //     line:column on every finding: 10,000 Deployments + Services, and the real corpus when present;
 //   - whole processes: the CLI on the generated file ÷ a process that only loads it with js-yaml
-//     (CPU ≤ 2.0, peak RSS ≤ 2.0), and the CLI on one small file ÷ `node -e 0` (CPU ≤ 2.0).
+//     (CPU ≤ 2.0, peak RSS ≤ 1.5), and the CLI on one small file ÷ `node -e 0` (CPU ≤ 2.0);
+//   - with the corpus: peak RSS on the directory ÷ js-yaml loading its files in turn (≤ 1.5), and
+//     ÷ kube-score's probe checks on the files it parses (≤ 1.0; bench/corpus-memory.ts).
 //   npm run bench
 //   node --expose-gc dist/bench/lint-throughput.js --deployments 2000 --rounds 3
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import jsYaml from 'js-yaml';
 import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
 import { runLint } from '../src/cli/lint-command.js';
 import { generateDeployments } from './generate-corpus.js';
+import { corpusMemoryRows } from './corpus-memory.js';
 import { processRows, row } from './process-bench.js';
 
 const { values } = parseArgs({ options: { deployments: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' } } });
@@ -95,6 +98,7 @@ try {
     await compare('real corpus (../shared/corpus/real)', [corpus], files, bytes);
   }
   rows.push(...processRows(generated, Math.max(3, Math.ceil(rounds / 2))));
+  if (existsSync(corpus)) rows.push(...(await corpusMemoryRows(corpus, 3)));
   console.log(`\nsummary (ratios; each against its baseline in this run):\n${rows.join('\n')}`);
 } finally {
   rmSync(directory, { recursive: true, force: true });

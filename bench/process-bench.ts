@@ -82,7 +82,7 @@ export function processRows(largeFile: string, rounds: number): string[] {
       row(
         'peak RSS ÷ js-yaml process',
         large.subject.maxRssMb / large.baseline.maxRssMb,
-        '≤2.0',
+        '≤1.5',
         `${large.subject.maxRssMb.toFixed(0)} vs ${large.baseline.maxRssMb.toFixed(0)} MB`,
       ),
       row(

@@ -1,0 +1,122 @@
+// Peak memory over a directory of real manifests, two baselines measured in the same run:
+//   - a Node process that loads each file in turn with js-yaml (what reading the YAML costs);
+//   - kube-score v1.20.0 with only its probe checks (pod-probes, pod-probes-identical), the leanest
+//     peer, built from the Go module proxy into the cache on first use (needs `go`; skipped without).
+// kube-score stops at the first file it cannot parse, so both it and probe-lint are given the files it
+// reads (found by running it on each file alone, a few at a time).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measureProcess, row } from './process-bench.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CLI = join(here, '../src/cli/bin.js');
+const KUBE_SCORE = 'github.com/zegl/kube-score/cmd/kube-score@v1.20.0';
+const PROBE_TESTS = new Set(['pod-probes', 'pod-probes-identical']);
+
+function manifestsIn(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** kube-score from the cache, installed with `go install` when missing; undefined (with the reason) when it cannot be. */
+function kubeScore(): { binary: string } | { missing: string } {
+  const bin = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'probe-lint', 'bench', 'bin');
+  const binary = join(bin, 'kube-score');
+  if (existsSync(binary)) return { binary };
+  mkdirSync(bin, { recursive: true });
+  const install = spawnSync('go', ['install', KUBE_SCORE], { env: { ...process.env, GOBIN: bin }, encoding: 'utf8' });
+  if (install.error !== undefined) return { missing: `no go to build ${KUBE_SCORE}` };
+  if (install.status !== 0) return { missing: `go install ${KUBE_SCORE} failed: ${install.stderr.trim().split('\n').at(-1)}` };
+  return { binary };
+}
+
+/** Peak RSS of a process, in MB, from GNU time (the kernel's maxrss of the child). */
+function peakRssMb(command: string, args: string[]): number {
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const kilobytes = Number(run.stderr.trim().split('\n').at(-1));
+  if (!Number.isFinite(kilobytes)) throw new Error(`${command}: no peak RSS (${run.stderr.slice(-200)})`);
+  return kilobytes / 1024;
+}
+
+/** The files kube-score reads on their own, a few runs at a time. */
+async function readableBy(binary: string, ignore: string[], files: string[]): Promise<string[]> {
+  const readable = new Array<boolean>(files.length).fill(false);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const index = next++;
+      readable[index] = await new Promise<boolean>((resolve) => {
+        let stderr = '';
+        const child = spawn(binary, ['score', ...ignore, '--output-format', 'ci', files[index]!], { stdio: ['ignore', 'ignore', 'pipe'] });
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('close', () => resolve(!stderr.includes('Failed to')));
+      });
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  return files.filter((_, index) => readable[index]);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The memory rows for a directory of manifests. */
+export async function corpusMemoryRows(corpus: string, rounds: number): Promise<string[]> {
+  const rows: string[] = [];
+  const files = manifestsIn(corpus);
+  const directory = mkdtempSync(join(tmpdir(), 'probe-lint-corpus-'));
+  try {
+    const loader = join(directory, 'load-each.mjs');
+    const jsYaml = join(here, '../../node_modules/js-yaml/dist/js-yaml.mjs');
+    writeFileSync(
+      loader,
+      `import { readFileSync, readdirSync } from 'node:fs';\nimport { join } from 'node:path';\nimport jsYaml from ${JSON.stringify(jsYaml)};\n` +
+        `for (const entry of readdirSync(process.argv[2], { recursive: true, withFileTypes: true }))\n` +
+        `  if (entry.isFile() && /\\.ya?ml$/.test(entry.name)) try { jsYaml.loadAll(readFileSync(join(entry.parentPath, entry.name), 'utf8'), null, { json: true }); } catch {}\n`,
+    );
+    const lint = [CLI, corpus, '--format', 'json', '--fail-on', 'never'];
+    const subject = median(Array.from({ length: rounds }, () => measureProcess(lint).maxRssMb));
+    const baseline = median(Array.from({ length: rounds }, () => measureProcess([loader, corpus]).maxRssMb));
+    rows.push(
+      row(
+        'corpus directory: peak RSS ÷ js-yaml, file by file',
+        subject / baseline,
+        '≤1.5',
+        `${subject.toFixed(0)} vs ${baseline.toFixed(0)} MB, ${files.length} files`,
+      ),
+    );
+
+    const found = kubeScore();
+    if ('missing' in found) {
+      rows.push(`  corpus directory: peak RSS ÷ kube-score         skipped: ${found.missing}`);
+      return rows;
+    }
+    if (!existsSync('/usr/bin/time')) {
+      rows.push('  corpus directory: peak RSS ÷ kube-score         skipped: no /usr/bin/time to read its peak memory');
+      return rows;
+    }
+    const tests = spawnSync(found.binary, ['list'], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')
+      .map((line) => line.split(',')[0]!);
+    const ignore = tests.filter((test) => !PROBE_TESTS.has(test)).flatMap((test) => ['--ignore-test', test]);
+    const readable = await readableBy(found.binary, ignore, files);
+    const peer = median(Array.from({ length: rounds }, () => peakRssMb(found.binary, ['score', ...ignore, '--output-format', 'ci', ...readable])));
+    const ours = median(Array.from({ length: rounds }, () => peakRssMb(process.execPath, [CLI, ...readable, '--format', 'json', '--fail-on', 'never'])));
+    rows.push(
+      row(
+        'corpus: peak RSS ÷ kube-score (probe checks)',
+        ours / peer,
+        '≤1.0',
+        `${ours.toFixed(0)} vs ${peer.toFixed(0)} MB, the ${readable.length} of ${files.length} files kube-score parses`,
+      ),
+    );
+    return rows;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
