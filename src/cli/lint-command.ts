@@ -1,14 +1,28 @@
 import { linkRuntimeFindings, runtimeFirst } from '../engine/runtime-causes.js';
 import { RULES } from '../../rules/index.js';
 import { Engine, ruleFailureMessage, type LintResult } from '../engine/engine.js';
-import { severityRank } from '../engine/finding.js';
+import { severityRank, type Finding } from '../engine/finding.js';
 import type { Severity } from '../engine/rule.js';
 import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf } from '../model/resource.js';
-import { formatReport } from '../report/formats.js';
-import { compareLocated, inputErrorOf, locate, summarize, withoutRepeats, type InputError, type ReportInput, type SummaryCounts } from '../report/located.js';
+import { formatListsObjects, formatReadsObjects, formatReport } from '../report/formats.js';
+import {
+  compareLocated,
+  inputErrorOf,
+  locate,
+  summarize,
+  withoutRepeats,
+  type InputError,
+  type LocatedFinding,
+  type LocatedSuppressed,
+  type ReportedObject,
+  type ReportInput,
+  type SummaryCounts,
+} from '../report/located.js';
+import { dirname } from 'node:path';
 import { documentsOfFile } from '../source/file-documents.js';
+import type { InputFile } from '../source/inputs.js';
 import { readInputs } from '../source/read-inputs.js';
 import { inputCounts } from './input-counts.js';
 import type { FailOn, LintArguments, ReportArguments } from './arguments.js';
@@ -34,29 +48,59 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
     // The fixing code (the yaml package, JSON Patch, diff) loads only when fixing.
     (await import('./apply-fixes.js')).applyFixes(files, engine, args.fixTypes, args.fixDryRun, io, inputErrors);
   }
-  const documents: LintDocument[] = [];
-  for (const file of files) {
-    const read = documentsOfFile(file);
-    if (read.problem !== undefined) inputErrors.push(inputErrorOf(read.problem));
-    for (const document of read.documents) documents.push(document);
-  }
   const everyInputIsStdin = args.paths.every((path) => path === '-');
   const failIfNoObjects = args.failIfNoObjects ?? everyInputIsStdin;
-  return lintAndReport(engine, documents, {
+  return lintAndReport(engine, parsedGroups(groupsOf(files), inputErrors), {
     inputErrors,
     files: files.length,
     args,
     io,
     report,
     failIfNoObjects,
-    counts: (seen) => inputCounts(files, documents, seen),
+    release: !formatReadsObjects(args.format),
   });
 }
 
-/** Runs the engine over documents, prints the report in the chosen format, returns the exit code. */
+/** Documents linted together, with what the summary counts of them. */
+export interface LintGroup {
+  documents: LintDocument[];
+  counts?: (engine: { resources: number; containers: number }) => SummaryCounts;
+}
+
+/**
+ * The inputs by deployment unit: a directory of plain files, or every rendering of one chart or
+ * kustomization. A Service selects only pods deployed with it (deploymentScope), which never spans two
+ * units, so each unit is linted on its own and its parsed files are let go before the next is parsed:
+ * memory follows the largest unit, not the whole input.
+ */
+function groupsOf(files: readonly InputFile[]): InputFile[][] {
+  const groups = new Map<string, InputFile[]>();
+  for (const file of files) {
+    const key = file.rendered !== undefined ? `${file.rendered.from}\u0000${file.rendered.root ?? '-'}` : file.path === '-' ? '-' : dirname(file.path);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [file]);
+    else group.push(file);
+  }
+  return [...groups.values()];
+}
+
+/** Parses each group when its turn comes. */
+function* parsedGroups(groups: readonly InputFile[][], inputErrors: InputError[]): Generator<LintGroup> {
+  for (const files of groups) {
+    const documents: LintDocument[] = [];
+    for (const file of files) {
+      const read = documentsOfFile(file);
+      if (read.problem !== undefined) inputErrors.push(inputErrorOf(read.problem));
+      for (const document of read.documents) documents.push(document);
+    }
+    yield { documents, counts: (seen) => inputCounts(files, documents, seen) };
+  }
+}
+
+/** Runs the engine over each group of documents, prints the report in the chosen format, returns the exit code. */
 export function lintAndReport(
   engine: Engine,
-  documents: LintDocument[],
+  groups: Iterable<LintGroup>,
   context: {
     inputErrors: InputError[];
     files: number;
@@ -66,58 +110,62 @@ export function lintAndReport(
     failIfNoObjects: boolean;
     /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
     runtime?: boolean;
-    /** What the summary counts, from what the engine saw (lint: files, charts, renderings, objects once each); else the files and the engine's counts. */
-    counts?: (engine: { resources: number; containers: number }) => SummaryCounts;
+    /** Let each group's parsed documents go once its findings are located (no format reads them after). */
+    release?: boolean;
     /** Sees what was reported (audit --apply-reports writes it into the cluster too). */
     onReport?: (input: ReportInput) => void;
   },
 ): number {
   const { inputErrors, args, io } = context;
-  const result: LintResult = engine.lint(documents);
-  if (context.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
-  for (const failure of result.failures) {
-    const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
-    inputErrors.push({ file: where, message: ruleFailureMessage(failure) });
+  const shown = (severity: Severity) => severityRank(severity) >= severityRank(args.minSeverity);
+  const settle = <T extends Finding>(finding: T) => (context.release === true ? released(locate(finding)) : locate(finding));
+  const located: LocatedFinding[] = [];
+  const suppressed: LocatedSuppressed[] = [];
+  const objects: ReportedObject[] = [];
+  let hidden = 0;
+  let documentCount = 0;
+  let counts: SummaryCounts = { files: 0, resources: 0, containers: 0 };
+  let counted = false;
+  const engineCounts = { resources: 0, containers: 0 };
+  for (const group of groups) {
+    const result: LintResult = engine.lint(group.documents);
+    documentCount += group.documents.length;
+    engineCounts.resources += result.resources;
+    engineCounts.containers += result.containers;
+    if (context.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
+    for (const failure of result.failures) {
+      const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
+      inputErrors.push({ file: where, message: ruleFailureMessage(failure) });
+    }
+    for (const finding of result.findings) {
+      if (shown(finding.severity)) located.push(settle(finding));
+      else hidden++;
+    }
+    for (const finding of result.suppressed) if (shown(finding.severity)) suppressed.push(settle(finding));
+    if (formatListsObjects(args.format)) objects.push(...objectsOf(group.documents));
+    if (group.counts !== undefined) {
+      counts = addCounts(counts, group.counts({ resources: result.resources, containers: result.containers }));
+      counted = true;
+    }
   }
-  if (result.resources === 0 && context.failIfNoObjects && inputErrors.length === 0) {
+  if (engineCounts.resources === 0 && context.failIfNoObjects && inputErrors.length === 0) {
     inputErrors.push({
-      file: context.files === 1 && documents.length === 0 ? '-' : '(input)',
+      file: context.files === 1 && documentCount === 0 ? '-' : '(input)',
       message: 'no Kubernetes objects found (was the input empty, or did the command that produced it fail?)',
     });
   }
-  const shown = (severity: Severity) => severityRank(severity) >= severityRank(args.minSeverity);
-  const visible = result.findings.filter((finding) => shown(finding.severity));
-  const sorted = withoutRepeats(visible.map(locate)).sort(compareLocated);
+  const sorted = withoutRepeats(located).sort(compareLocated);
   const findings = context.runtime === true ? runtimeFirst(sorted, engine.rules) : sorted;
   const input: ReportInput = {
     findings,
-    // The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too).
-    objects: () =>
-      documents.flatMap((document) =>
-        document.resources
-          .filter((resource) => findPodSites(resource).length > 0)
-          .map((resource) => {
-            const identity = identityOf(resource.object);
-            return { file: resource.origin.file, name: describeResource(identity), identity };
-          }),
-      ),
+    objects: () => objects,
     enabledRules: engine.enabledRuleIds,
     failOn: args.failOn,
     sourceLink: githubSourceLink(io.env),
-    suppressed: result.suppressed
-      .filter((finding) => shown(finding.severity))
-      .map(locate)
-      .sort(compareLocated),
+    suppressed: suppressed.sort(compareLocated),
     inputErrors,
-    summary: summarize(
-      findings,
-      context.counts?.({ resources: result.resources, containers: result.containers }) ?? {
-        files: context.files,
-        resources: result.resources,
-        containers: result.containers,
-      },
-    ),
-    hidden: result.findings.length - visible.length,
+    summary: summarize(findings, counted ? counts : { files: context.files, ...engineCounts }),
+    hidden,
     rules: RULES,
     showSuppressed: args.showSuppressed,
     color: useColor(args.color, io),
@@ -129,6 +177,57 @@ export function lintAndReport(
   context.onReport?.(input);
   if (inputErrors.length > 0) return 2;
   return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;
+}
+
+/** The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too). */
+function objectsOf(documents: readonly LintDocument[]): ReportedObject[] {
+  return documents.flatMap((document) =>
+    document.resources
+      .filter((resource) => findPodSites(resource).length > 0)
+      .map((resource) => {
+        const identity = identityOf(resource.object);
+        return { file: resource.origin.file, name: describeResource(identity), identity };
+      }),
+  );
+}
+
+/** A located finding that holds only what reports read: its object's identity, not the parsed file. */
+function released<T extends LocatedFinding>(finding: T): T {
+  const { resource } = finding;
+  const { apiVersion, kind, metadata } = resource.object;
+  finding.resource = {
+    // The identity (kind, namespace, name) is the finding's own; the object keeps only what names it.
+    object: {
+      apiVersion,
+      kind,
+      metadata: {
+        ...(metadata?.name === undefined ? {} : { name: metadata.name }),
+        ...(metadata?.namespace === undefined ? {} : { namespace: metadata.namespace }),
+      },
+    },
+    document: undefined,
+    pointer: resource.pointer,
+    origin: {
+      ...(resource.origin.file === undefined ? {} : { file: resource.origin.file }),
+      ...(resource.origin.documentIndex === undefined ? {} : { documentIndex: resource.origin.documentIndex }),
+    },
+  };
+  return finding;
+}
+
+function addCounts(a: SummaryCounts, b: SummaryCounts): SummaryCounts {
+  const optional = (key: 'charts' | 'kustomizations' | 'renderings') => {
+    const sum = (a[key] ?? 0) + (b[key] ?? 0);
+    return a[key] === undefined && b[key] === undefined ? {} : { [key]: sum };
+  };
+  return {
+    files: a.files + b.files,
+    ...optional('charts'),
+    ...optional('kustomizations'),
+    ...optional('renderings'),
+    resources: a.resources + b.resources,
+    containers: a.containers + b.containers,
+  };
 }
 
 /** Links to lines on GitHub, where a workflow says which repository and commit it runs on. */

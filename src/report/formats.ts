@@ -27,6 +27,16 @@ const FORMATTERS: Record<Format, (input: ReportInput) => string> = {
   policyreport: formatPolicyReports,
 };
 
+/** The formats that list every object linted, findings or not (a JUnit test case or a report per object). */
+export function formatListsObjects(format: Format): boolean {
+  return format === 'junit' || format === 'policyreport' || format === 'openreports';
+}
+
+/** The formats that read a finding's whole object after it is located (Markdown draws the container's timeline). */
+export function formatReadsObjects(format: Format): boolean {
+  return format === 'markdown';
+}
+
 export function formatReport(format: Format, input: ReportInput): string {
   return FORMATTERS[format](input);
 }
