@@ -23,6 +23,7 @@ export default defineRule({
   checkContainer({ probes, report }) {
     for (const probe of probes) {
       // A negative value is probe-field-invalid's: reported once, there.
+      // Stryker disable next-line EqualityOperator: an effective threshold is never 0 (0 is the default, 1).
       if (probe.type === 'readiness' || probe.successThreshold === 1 || probe.successThreshold < 0) continue;
       const pointer = joinPointer(probe.pointer, 'successThreshold');
       report({ messageId: 'notOne', data: { field: probe.field, value: probe.successThreshold }, pointer, fix: [{ op: 'replace', path: pointer, value: 1 }] });
