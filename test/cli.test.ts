@@ -43,6 +43,20 @@ describe('inputs', () => {
     ]);
   });
 
+  it("lints a directory's files together, however the walk orders them, and lists objects in input order", () => {
+    // The walk reads units/a.yaml, units/b/pod.yaml, units/c.yaml: the Service in a.yaml still selects c.yaml's pod.
+    write('units/a.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n');
+    write('units/b/pod.yaml', podYaml('livenessProbe: {tcpSocket: {port: 80}}').replace('name: p', 'name: elsewhere\n  labels: {app: web}'));
+    write('units/c.yaml', podYaml('livenessProbe: {tcpSocket: {port: 80}}').replace('name: p', 'name: served\n  labels: {app: web}'));
+    const run = runCli([join(work, 'units'), '--format', 'json', '--fail-on', 'never']);
+    const readiness = (JSON.parse(run.stdout) as { findings: { rule: string; messageId: string; file: string }[] }).findings
+      .filter((finding) => finding.rule === 'missing-readiness-probe')
+      .map((finding) => `${finding.file.slice(work.length + 1)} ${finding.messageId}`);
+    assert.deepEqual(readiness, ['units/b/pod.yaml missing', 'units/c.yaml selected']);
+    const junit = runCli([join(work, 'units'), '--format', 'junit', '--fail-on', 'never']).stdout;
+    assert.ok(junit.indexOf('units/b/pod.yaml') < junit.indexOf('units/c.yaml'), junit);
+  });
+
   it('reads "-" from stdin', () => {
     const run = runCli(['-', '--format', 'json'], { input: error });
     assert.equal(run.code, 1);

@@ -64,6 +64,8 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
 /** Documents linted together, with what the summary counts of them. */
 export interface LintGroup {
   documents: LintDocument[];
+  /** Where each document's file stood among the inputs: objects are listed in input order whatever the grouping. */
+  fileOrder?: number[];
   counts?: (engine: { resources: number; containers: number }) => SummaryCounts;
 }
 
@@ -73,27 +75,32 @@ export interface LintGroup {
  * units, so each unit is linted on its own and its parsed files are let go before the next is parsed:
  * memory follows the largest unit, not the whole input.
  */
-function groupsOf(files: readonly InputFile[]): InputFile[][] {
-  const groups = new Map<string, InputFile[]>();
-  for (const file of files) {
+function groupsOf(files: readonly InputFile[]): { file: InputFile; order: number }[][] {
+  const groups = new Map<string, { file: InputFile; order: number }[]>();
+  files.forEach((file, order) => {
     const key = file.rendered !== undefined ? `${file.rendered.from}\u0000${file.rendered.root ?? '-'}` : file.path === '-' ? '-' : dirname(file.path);
     const group = groups.get(key);
-    if (group === undefined) groups.set(key, [file]);
-    else group.push(file);
-  }
+    if (group === undefined) groups.set(key, [{ file, order }]);
+    else group.push({ file, order });
+  });
   return [...groups.values()];
 }
 
 /** Parses each group when its turn comes. */
-function* parsedGroups(groups: readonly InputFile[][], inputErrors: InputError[]): Generator<LintGroup> {
-  for (const files of groups) {
+function* parsedGroups(groups: readonly { file: InputFile; order: number }[][], inputErrors: InputError[]): Generator<LintGroup> {
+  for (const group of groups) {
     const documents: LintDocument[] = [];
-    for (const file of files) {
+    const fileOrder: number[] = [];
+    for (const { file, order } of group) {
       const read = documentsOfFile(file);
       if (read.problem !== undefined) inputErrors.push(inputErrorOf(read.problem));
-      for (const document of read.documents) documents.push(document);
+      for (const document of read.documents) {
+        documents.push(document);
+        fileOrder.push(order);
+      }
     }
-    yield { documents, counts: (seen) => inputCounts(files, documents, seen) };
+    const files = group.map(({ file }) => file);
+    yield { documents, fileOrder, counts: (seen) => inputCounts(files, documents, seen) };
   }
 }
 
@@ -121,7 +128,7 @@ export function lintAndReport(
   const settle = <T extends Finding>(finding: T) => (context.release === true ? released(locate(finding)) : locate(finding));
   const located: LocatedFinding[] = [];
   const suppressed: LocatedSuppressed[] = [];
-  const objects: ReportedObject[] = [];
+  const objects: { object: ReportedObject; order: number }[] = [];
   let hidden = 0;
   let documentCount = 0;
   let counts: SummaryCounts = { files: 0, resources: 0, containers: 0 };
@@ -142,7 +149,10 @@ export function lintAndReport(
       else hidden++;
     }
     for (const finding of result.suppressed) if (shown(finding.severity)) suppressed.push(settle(finding));
-    if (formatListsObjects(args.format)) objects.push(...objectsOf(group.documents));
+    if (formatListsObjects(args.format))
+      group.documents.forEach((document, index) => {
+        for (const object of objectsOf(document)) objects.push({ object, order: group.fileOrder?.[index] ?? 0 });
+      });
     if (group.counts !== undefined) {
       counts = addCounts(counts, group.counts({ resources: result.resources, containers: result.containers }));
       counted = true;
@@ -158,7 +168,7 @@ export function lintAndReport(
   const findings = context.runtime === true ? runtimeFirst(sorted, engine.rules) : sorted;
   const input: ReportInput = {
     findings,
-    objects: () => objects,
+    objects: () => objects.sort((a, b) => a.order - b.order).map(({ object }) => object),
     enabledRules: engine.enabledRuleIds,
     failOn: args.failOn,
     sourceLink: githubSourceLink(io.env),
@@ -180,15 +190,13 @@ export function lintAndReport(
 }
 
 /** The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too). */
-function objectsOf(documents: readonly LintDocument[]): ReportedObject[] {
-  return documents.flatMap((document) =>
-    document.resources
-      .filter((resource) => findPodSites(resource).length > 0)
-      .map((resource) => {
-        const identity = identityOf(resource.object);
-        return { file: resource.origin.file, name: describeResource(identity), identity };
-      }),
-  );
+function objectsOf(document: LintDocument): ReportedObject[] {
+  return document.resources
+    .filter((resource) => findPodSites(resource).length > 0)
+    .map((resource) => {
+      const identity = identityOf(resource.object);
+      return { file: resource.origin.file, name: describeResource(identity), identity };
+    });
 }
 
 /** A located finding that holds only what reports read: its object's identity, not the parsed file. */
