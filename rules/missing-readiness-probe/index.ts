@@ -50,7 +50,7 @@ export default defineRule({
     // A targeted port that another container declares, and this one does not: not this container's traffic.
     // (With nothing targeted, no container serves it: the length test only saves the searches.)
     const servedElsewhere =
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: as said above, a shortcut
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: with nothing targeted no container serves it; the length test is a shortcut.
       targeted.length > 0 && !serves(container.container.ports) && site.containers.some((other) => other !== container && serves(other.container.ports));
     if (servedElsewhere) {
       report({

@@ -81,9 +81,9 @@ export default defineRule({
           thresholdText: countText(probe, 'failureThreshold'),
           consequence: failureConsequence(probe, container.restartPolicy),
           effect: hanging > fast ? `a hanging check acts after ${hanging} s, not ${fast} s` : 'hanging checks run back to back',
-          // Stryker disable next-line StringLiteral: as above
+          // Stryker disable next-line StringLiteral: every mode but "fast" is read as hanging.
           hangingText: secondsToActText(probe, 'hanging'),
-          // Stryker disable next-line StringLiteral: as above
+          // Stryker disable next-line StringLiteral: every mode but "fast" is read as hanging.
           hangingWindow: windowText(actWindow(probe, 'hanging')),
           fastWindow: windowText(actWindow(probe, 'fast')),
           compare: hanging > fast ? `, not the ${secondsToActText(probe, 'fast')} the period suggests` : ', with no pause between probes',

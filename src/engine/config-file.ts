@@ -92,8 +92,8 @@ function valueOffset(document: Document, path: (string | number)[]): number | un
 }
 
 /** Where the key itself is written, for "unknown key" errors. */
-// Stryker disable all: ajv reports only keys written in the document, under mappings of it; getIn([]) is the
-// contents, and keepScalar does not change what a mapping returns, so each guard here changes nothing.
+// Each guard here changes nothing:
+// Stryker disable all: ajv reports only keys written in the document, under mappings of it; getIn([]) is the contents, and keepScalar does not change what a mapping returns.
 function keyOffset(document: Document, path: (string | number)[]): number | undefined {
   const parent = path.length > 1 ? document.getIn(path.slice(0, -1), true) : document.contents;
   if (!isMap(parent)) return valueOffset(document, path);
@@ -192,8 +192,7 @@ function valueAtPathOf(error: ErrorObject): unknown {
 
 /** The keys the schema allows at `path`, following $refs and allOf. */
 function allowedKeys(schema: Schema, path: (string | number)[]): string[] {
-  // Stryker disable all: the walk follows paths ajv reported, through the committed schema, so every $ref
-  // resolves, every node on the path exists and additionalProperties on the path is a schema or false.
+  // Stryker disable all: the walk follows paths ajv reported through the committed schema, so every $ref resolves, every node on the path exists and additionalProperties there is a schema or false.
   const resolveRef = (node: Schema | undefined): Schema | undefined => {
     if (node?.$ref === undefined) return node;
     const name = node.$ref.replace('#/definitions/', '');

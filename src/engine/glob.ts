@@ -3,13 +3,13 @@
  * with one backtrack point (the last `*`), so the time is at most pattern × value length: a
  * pattern such as "*a*a*a…" cannot make it run away.
  */
-// Stryker disable EqualityOperator,ConditionalExpression: past the end of the pattern glob[g] is undefined, which
-// is neither "?", "*" nor a character of the text, so each bound test below changes nothing; "*" alone is a shortcut.
+// Each bound test below changes nothing, and "*" alone is a shortcut:
+// Stryker disable EqualityOperator,ConditionalExpression: past the end of the pattern glob[g] is undefined, which is neither "?", "*" nor a character of the text; "*" alone is a shortcut.
 export function matchesGlob(glob: string | undefined, value: string | undefined): boolean {
   if (glob === undefined || glob === '*') return true;
   // Stryker restore EqualityOperator,ConditionalExpression
   const text = value ?? '';
-  // Stryker disable EqualityOperator,ConditionalExpression: as above, past the end of the pattern
+  // Stryker disable EqualityOperator,ConditionalExpression: past the end of the pattern glob[g] is undefined, which is neither "?", "*" nor a character of the text.
   let g = 0;
   let t = 0;
   let starAt = -1;

@@ -86,7 +86,7 @@ function staticEnv(container: Container): Map<string, string> {
   // command expands $(VAR), and then the container is not judged.
   // Stryker disable next-line ArrayDeclaration,ConditionalExpression: an entry that is no mapping or a name that is no string is undecodable
   for (const entry of container.env ?? []) {
-    // Stryker disable next-line ConditionalExpression: as above
+    // Stryker disable next-line ConditionalExpression: an env entry that is no mapping, or a name that is no string, is undecodable.
     if (entry !== null && typeof entry === 'object' && typeof entry.name === 'string') env.set(entry.name, typeof entry.value === 'string' ? entry.value : '');
   }
   return env;
@@ -125,6 +125,6 @@ export function expandVariables(input: string, env: ReadonlyMap<string, string>)
 
 /** A field the decoder has checked is a string; anything else compares by its JSON. */
 function text(value: unknown): string {
-  // Stryker disable next-line all: see checkIdentity; only strings reach here in a container the rules judge.
+  // Stryker disable next-line all: only strings reach here in a container the rules judge (anything else is undecodable).
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
