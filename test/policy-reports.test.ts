@@ -10,6 +10,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import AjvModule from 'ajv';
 import { parse } from 'yaml';
+import { RULES } from '../rules/index.js';
+import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
+import { lintAndReport } from '../src/cli/lint-command.js';
+import { unknownCluster } from '../src/engine/cluster-facts.js';
+import { Engine } from '../src/engine/engine.js';
+import { standaloneResource } from '../src/model/resource.js';
 import { podYaml, ROOT, runCli } from './helpers.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
@@ -108,5 +114,31 @@ describe('--format openreports and --format policyreport', { skip: unavailable }
     assert.deepEqual(pass.resources, [{ apiVersion: 'v1', kind: 'Pod', name: 'p' }]);
     for (const item of list.items) assert.ok(byKind.get(`${item.apiVersion} ${item.kind}`)!(item));
     assert.ok(list.items.every((item) => item.metadata.labels['app.kubernetes.io/managed-by'] === 'probe-lint'));
+  });
+});
+
+describe('the objects a report lists, whatever the format printed', () => {
+  it('lists every pod-bearing object to a reader of the report (audit --apply-reports) when the printed format lists none', () => {
+    const objects = [
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'shop' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' } },
+    ];
+    let listed: string[] = [];
+    const args = { ...(parseArguments(['-', '--format', 'compact', '--fail-on', 'never']).args as LintArguments) };
+    const io = { stdout: () => {}, stderr: () => {}, readStdin: () => '', isTty: false, env: {}, cwd: process.cwd() };
+    lintAndReport(
+      new Engine(RULES, { config: {}, cluster: unknownCluster() }),
+      [{ documents: objects.map((object) => ({ resources: [standaloneResource(object)] })) }],
+      {
+        inputErrors: [],
+        files: 0,
+        args,
+        io,
+        report: () => {},
+        failIfNoObjects: false,
+        onReport: (input) => (listed = input.objects().map((object) => object.name)),
+      },
+    );
+    assert.deepEqual(listed, ['Pod/shop/a']);
   });
 });

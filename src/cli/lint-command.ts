@@ -128,7 +128,14 @@ export function lintAndReport(
   const settle = <T extends Finding>(finding: T) => (context.release === true ? released(locate(finding)) : locate(finding));
   const located: LocatedFinding[] = [];
   const suppressed: LocatedSuppressed[] = [];
+  // The objects linted, for the formats and reports that list them: listed as each group goes by when
+  // its documents are let go, else when asked (audit's reports read them whatever the format printed).
   const objects: { object: ReportedObject; order: number }[] = [];
+  const unlisted: LintGroup[] = [];
+  const list = (group: LintGroup) =>
+    group.documents.forEach((document, index) => {
+      for (const object of objectsOf(document)) objects.push({ object, order: group.fileOrder?.[index] ?? 0 });
+    });
   let hidden = 0;
   let documentCount = 0;
   let counts: SummaryCounts = { files: 0, resources: 0, containers: 0 };
@@ -149,10 +156,8 @@ export function lintAndReport(
       else hidden++;
     }
     for (const finding of result.suppressed) if (shown(finding.severity)) suppressed.push(settle(finding));
-    if (formatListsObjects(args.format))
-      group.documents.forEach((document, index) => {
-        for (const object of objectsOf(document)) objects.push({ object, order: group.fileOrder?.[index] ?? 0 });
-      });
+    if (context.release !== true) unlisted.push(group);
+    else if (formatListsObjects(args.format)) list(group);
     if (group.counts !== undefined) {
       counts = addCounts(counts, group.counts({ resources: result.resources, containers: result.containers }));
       counted = true;
@@ -168,7 +173,10 @@ export function lintAndReport(
   const findings = context.runtime === true ? runtimeFirst(sorted, engine.rules) : sorted;
   const input: ReportInput = {
     findings,
-    objects: () => objects.sort((a, b) => a.order - b.order).map(({ object }) => object),
+    objects: () => {
+      for (const group of unlisted.splice(0)) list(group);
+      return objects.sort((a, b) => a.order - b.order).map(({ object }) => object);
+    },
     enabledRules: engine.enabledRuleIds,
     failOn: args.failOn,
     sourceLink: githubSourceLink(io.env),
