@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { RULES } from '../../rules/index.js';
 import { generatePolicies } from '../../src/policies/generate.js';
 import { bulkClient } from './bulk.js';
-import { startCluster, type Cluster } from './cluster.js';
+import { createNamespace, startCluster, type Cluster } from './cluster.js';
 import { applyWebhookConfigurations, installChartWithoutWebhooks, renderChart, startWebhook, type RenderedChart, type Webhook } from './install.js';
 
 const PODS = Number(process.env.PROBE_LINT_E2E_ADMISSION_PODS ?? 2000);
@@ -35,10 +35,7 @@ function percentile(sorted: number[], fraction: number): number {
 
 /** Creates the Pods one after another on one connection; the latency of each create, in ms. */
 async function createPods(namespace: string, labels: Record<string, string> = {}): Promise<number[]> {
-  await cluster.api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } });
-  for (let attempt = 0; attempt < 100 && (await cluster.api('GET', `/api/v1/namespaces/${namespace}/serviceaccounts/default`)).status !== 200; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await createNamespace(cluster, namespace, labels);
   const client = bulkClient(cluster.server, cluster.admin, 1);
   const latencies: number[] = [];
   for (let index = 0; index < PODS; index++) {

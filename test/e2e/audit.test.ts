@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT, runCli } from '../helpers.js';
-import { startCluster, type Cluster } from './cluster.js';
+import { createNamespace, startCluster, type Cluster } from './cluster.js';
 import { installChartWithoutWebhooks, renderChart, serviceAccountKubeconfig } from './install.js';
 
 const WORKLOADS = join(ROOT, 'test/e2e/fixtures/workloads.yaml');
@@ -24,7 +24,7 @@ before(async () => {
   const chart = renderChart(['rbac.audit=true']);
   // The webhook is not running here: its configurations stay out.
   await installChartWithoutWebhooks(cluster, chart);
-  for (const namespace of ['shop', 'ops']) await cluster.kubectl(['create', 'namespace', namespace]);
+  for (const namespace of ['shop', 'ops']) await createNamespace(cluster, namespace);
   const applied = await cluster.kubectl(['apply', '-f', WORKLOADS]);
   assert.equal(applied.code, 0, applied.stderr);
 });

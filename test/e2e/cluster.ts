@@ -323,3 +323,16 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
     },
   };
 }
+
+/**
+ * Creates a namespace and waits for its default ServiceAccount: the controller manager adds it a
+ * moment later, and until then the API server refuses a Pod there ("serviceaccount default not found").
+ */
+export async function createNamespace(cluster: Cluster, name: string, labels: Record<string, string> = {}): Promise<void> {
+  const created = await cluster.api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
+  if (created.status !== 201) throw new Error(`creating namespace ${name}: HTTP ${created.status}`);
+  for (let attempt = 0; (await cluster.api('GET', `/api/v1/namespaces/${name}/serviceaccounts/default`)).status !== 200; attempt++) {
+    if (attempt === 300) throw new Error(`namespace ${name}: no default ServiceAccount after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
