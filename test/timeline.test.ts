@@ -25,6 +25,23 @@ describe('the timing model', () => {
     assert.deepEqual(actWindow({ periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1 }, 'hanging'), { fromSeconds: 21, toSeconds: 31 });
   });
 
+  it('gives an exec check up to 0.3 s more per check, for runc to start it: a 4 s exec hang was killed 14.08-14.68 s from onset', () => {
+    const exec = { ...measured, timeoutSeconds: 4, handlerKind: 'exec' } as const;
+    // Three back-to-back checks, each started up to 0.3 s late: 12 + 3 × 0.3 + p.
+    assert.deepEqual(actWindow(exec, 'hanging'), { fromSeconds: 12, toSeconds: 14.9 });
+    for (const seconds of [14.08, 14.68]) assert.ok(seconds < actWindow(exec, 'hanging').toSeconds, `${seconds} s`);
+    // Within the period only the last check's start is late; a fast exec failure ends that much later too.
+    assert.deepEqual(actWindow({ periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, handlerKind: 'exec' }, 'hanging'), {
+      fromSeconds: 21,
+      toSeconds: 31.3,
+    });
+    assert.deepEqual(actWindow({ ...exec, timeoutSeconds: 1 }, 'fast'), { fromSeconds: 4, toSeconds: 6.3 });
+    // A check that takes longer than the period once runc is counted runs back to back: t = p = 2 gives 3 × 2.3 + 2.
+    assert.deepEqual(actWindow({ ...exec, timeoutSeconds: 2 }, 'hanging'), { fromSeconds: 6, toSeconds: 8.9 });
+    // HTTP checks are not delayed.
+    assert.deepEqual(actWindow({ ...exec, handlerKind: 'httpGet' }, 'hanging'), { fromSeconds: 12, toSeconds: 14 });
+  });
+
   it('shifts a startup probe by its initialDelaySeconds (less up to a second: whole-second start times), and readiness comes back within [(s−1)·p, s·p) of recovery', () => {
     assert.deepEqual(actWindow({ periodSeconds: 2, failureThreshold: 15, timeoutSeconds: 1 }, 'fast', 5), { fromSeconds: 32, toSeconds: 35 });
     assert.deepEqual(actWindow({ periodSeconds: 2, failureThreshold: 15, timeoutSeconds: 1 }, 'fast', 0), { fromSeconds: 28, toSeconds: 30 });
