@@ -62,6 +62,10 @@ describe('JSON Pointers', () => {
     assert.equal(valueAt(plain, '//'), 'both empty');
     assert.equal(valueAt(plain, '/a/'), 'trailing');
     assert.deepEqual(valueAt(plain, '/'), { '': 'both empty' });
+    // Past a null or a string, escaped or not, there is nothing (a string's length is no value of the document).
+    assert.equal(valueAt({ a: { d: null } }, '/a/d/e'), undefined);
+    assert.equal(valueAt({ a: 'text' }, '/a/length'), undefined);
+    assert.equal(valueAt({ 'a/b': 'text' }, '/a~1b/length'), undefined);
   });
 });
 

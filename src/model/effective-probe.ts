@@ -76,6 +76,7 @@ export function effectiveProbe(site: ContainerSite, type: ProbeType): EffectiveP
     initialDelaySeconds,
     handlerKinds,
     handlerKind: handlerKinds[0],
+    // Stryker disable next-line EqualityOperator: a zero is read as the default, so only initialDelaySeconds (default 0) is ever 0.
     numbersValid: timeoutSeconds >= 0 && periodSeconds >= 0 && successThreshold >= 0 && failureThreshold >= 0 && initialDelaySeconds >= 0,
   };
 }

@@ -22,7 +22,7 @@ export function parsePointer(pointer: string): string[] {
 /** The value a pointer names, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
-  // Stryker disable next-line ConditionalExpression: a shortcut; the segments of an escaped pointer are read the same way, unescaped.
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut; the segments of an escaped pointer are read the same way, unescaped.
   if (pointer.includes('~')) {
     for (const segment of parsePointer(pointer)) {
       if (node === null || typeof node !== 'object') return undefined;
