@@ -43,17 +43,26 @@ export class PositionRecorder {
   documentIndex = 0;
   /** Look for duplicate keys (costs a key count per mapping; only needed when a strict parse found one). */
   detectDuplicates = false;
-  /** Open nodes, two slots each: start offset, then child list (NO_CHILDREN until a child closes). */
-  private stack: unknown[] = [];
+  /** Open nodes, two slots each: start offset, then where its children begin in `pending`. */
+  private stack: number[] = [];
+  /**
+   * The children of every open node, end to end (a node's own are the last ones while it is open).
+   * A node's list is copied out at its close at its exact size: lists grown by pushes kept a third
+   * of their room empty (35 MB of 90 on 10,000 Deployments), and reallocated as they grew.
+   */
+  private pending: unknown[] = [];
+  private pendingLength = 0;
 
   readonly listener = (event: 'open' | 'close', state: { position: number; result: unknown }): void => {
     const stack = this.stack;
     if (event === 'open') {
-      stack.push(state.position + this.baseOffset, NO_CHILDREN);
+      stack.push(state.position + this.baseOffset, this.pendingLength);
       return;
     }
-    let children = stack.pop() as ChildList;
-    const start = stack.pop() as number;
+    const from = stack.pop()!;
+    const start = stack.pop()!;
+    let children: ChildList = this.pendingLength === from ? NO_CHILDREN : this.pending.slice(from, this.pendingLength);
+    this.pendingLength = from;
     const result = state.result;
     // js-yaml wraps some nodes (a flow collection at the top level) in a second composeNode with
     // the same result: the inner node's list is the real one.
@@ -63,19 +72,23 @@ export class PositionRecorder {
     if (this.detectDuplicates && children.length > 0 && result !== null && typeof result === 'object' && !Array.isArray(result)) {
       this.findDuplicates(result, children);
     }
-    const top = stack.length - 1;
-    if (top < 0) {
+    if (stack.length === 0) {
       this.roots[this.documentIndex++] = { start, children };
       return;
     }
-    let parent = stack[top] as ChildList;
-    if (parent === NO_CHILDREN) stack[top] = parent = [];
-    parent.push(start, result, children);
+    const pending = this.pending;
+    let at = this.pendingLength;
+    pending[at++] = start;
+    pending[at++] = result;
+    pending[at++] = children;
+    this.pendingLength = at;
   };
 
   /** Reset between streams (a parse that failed half-way leaves open frames). */
   reset(): void {
     this.stack = [];
+    this.pending = [];
+    this.pendingLength = 0;
   }
 
   private findDuplicates(mapping: object, children: ChildList): void {
