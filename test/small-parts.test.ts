@@ -31,6 +31,7 @@ import { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNum
 import { CONTAINER_TYPE, decodeIssues, describeValue, isInt32, isInt64 } from '../src/model/decode.js';
 import { cloneJson } from '../src/model/json-value.js';
 import { escapeSegment, joinPointer, parsePointer, valueAt } from '../src/model/pointer.js';
+import { SourceFile } from '../src/source/source-file.js';
 
 describe('JSON Pointers', () => {
   it('escape ~ and / in a segment (RFC 6901), and read them back', () => {
@@ -66,6 +67,37 @@ describe('JSON Pointers', () => {
     assert.equal(valueAt({ a: { d: null } }, '/a/d/e'), undefined);
     assert.equal(valueAt({ a: 'text' }, '/a/length'), undefined);
     assert.equal(valueAt({ 'a/b': 'text' }, '/a~1b/length'), undefined);
+  });
+});
+
+describe('positions of pointers in YAML', () => {
+  const at = (source: SourceFile, document: number, pointer: string) => {
+    const { line, column } = source.locate(document, pointer);
+    return `${line}:${column}`;
+  };
+
+  it('finds keys and items in block, flow and nested collections, and the nearest ancestor of what is missing', () => {
+    const source = new SourceFile(
+      't.yaml',
+      ['a:', '  b: [10, {c: 1}]', '  d:', '    - x', '    - {e: 2, f: [3]}', '---', '{top: {inner: 1}, list: [1, 2]}', '---', '- one', '- two: 2', ''].join(
+        '\n',
+      ),
+    );
+    assert.deepEqual(
+      [at(source, 0, '/a/b/1/c'), at(source, 0, '/a/d/1/f/0'), at(source, 0, '/a/d/0'), at(source, 0, '/a/missing'), at(source, 0, '/a/d/9')],
+      ['2:12', '5:18', '4:7', '1:1', '3:3'],
+    );
+    // A document that is one flow mapping, and one that is a sequence.
+    assert.deepEqual([at(source, 1, '/top/inner'), at(source, 1, '/list/1'), at(source, 2, '/1/two'), at(source, 2, '/0')], ['7:8', '7:29', '10:3', '9:3']);
+  });
+
+  it('points at the last of two equal keys, the one Kubernetes keeps, and past a complex key', () => {
+    const source = new SourceFile('t.yaml', ['x: 1', 'm:', '  z: 1', 'x: 2', '? [k]', ': v', 'w: {q: 1}', ''].join('\n'));
+    assert.deepEqual([at(source, 0, '/x'), at(source, 0, '/m/z'), at(source, 0, '/w/q')], ['4:1', '3:3', '7:5']);
+    assert.deepEqual(
+      source.duplicateKeys.map((duplicate) => [duplicate.key, duplicate.position.line]),
+      [['x', 4]],
+    );
   });
 });
 

@@ -9,11 +9,17 @@
 // Document API costs several parses.)
 
 /**
- * The children of one container, flat, in source order: (offset, value, children) triples.
- * For a mapping the triples alternate key, value.
+ * The children of one container, flat, in source order, kept in what the lookups read: for a
+ * sequence (offset, children) per item; for a mapping (key offset, key, value's children) per
+ * member. While a container is open its children are (offset, value, children) triples, for a
+ * mapping alternating key and value.
  */
 export type ChildList = unknown[];
+/** Slots of one open child: offset, value, children. */
 const STRIDE = 3;
+/** Slots of one item of a closed sequence's list, and of one member of a closed mapping's. */
+const ITEM = 2;
+const MEMBER = 3;
 
 export interface RootPositions {
   /** Offset of the document's root node. */
@@ -47,8 +53,9 @@ export class PositionRecorder {
   private stack: number[] = [];
   /**
    * The children of every open node, end to end (a node's own are the last ones while it is open).
-   * A node's list is copied out at its close at its exact size: lists grown by pushes kept a third
-   * of their room empty (35 MB of 90 on 10,000 Deployments), and reallocated as they grew.
+   * A node's list is copied out at its close, at its exact size and with only the slots a lookup
+   * reads: lists grown by pushes kept a third of their room empty, and held a value's offset and a
+   * key's children that nothing reads (together 52 of the 90 MB positions took on 10,000 Deployments).
    */
   private pending: unknown[] = [];
   private pendingLength = 0;
@@ -61,14 +68,16 @@ export class PositionRecorder {
     }
     const from = stack.pop()!;
     const start = stack.pop()!;
-    let children: ChildList = this.pendingLength === from ? NO_CHILDREN : this.pending.slice(from, this.pendingLength);
-    this.pendingLength = from;
     const result = state.result;
+    let children: ChildList;
     // js-yaml wraps some nodes (a flow collection at the top level) in a second composeNode with
     // the same result: the inner node's list is the real one.
-    if (children.length === STRIDE && children[1] === result && result !== null && typeof result === 'object') {
-      children = children[2] as ChildList;
+    if (this.pendingLength - from === STRIDE && this.pending[from + 1] === result && result !== null && typeof result === 'object') {
+      children = this.pending[from + 2] as ChildList;
+    } else {
+      children = this.pendingLength === from ? NO_CHILDREN : closedList(this.pending, from, this.pendingLength, Array.isArray(result));
     }
+    this.pendingLength = from;
     if (this.detectDuplicates && children.length > 0 && result !== null && typeof result === 'object' && !Array.isArray(result)) {
       this.findDuplicates(result, children);
     }
@@ -92,10 +101,9 @@ export class PositionRecorder {
   }
 
   private findDuplicates(mapping: object, children: ChildList): void {
-    const pairs = Math.floor(children.length / (2 * STRIDE));
-    if (pairs <= Object.keys(mapping).length) return;
+    if (children.length / MEMBER <= Object.keys(mapping).length) return;
     const seen = new Set<string>();
-    for (let i = 0; i + STRIDE < children.length; i += 2 * STRIDE) {
+    for (let i = 0; i < children.length; i += MEMBER) {
       const key = String(children[i + 1]);
       if (key === '<<') continue; // merge keys may repeat
       if (seen.has(key)) this.duplicateKeys.push({ key, offset: children[i] as number, mapping, documentIndex: this.documentIndex });
@@ -104,18 +112,44 @@ export class PositionRecorder {
   }
 }
 
+/**
+ * A closed container's list from its open children `pending[from, to)`, at its exact size: a
+ * sequence keeps each item's offset and children; a mapping each key's offset, the key, and the
+ * value's children. A key's own children and a value's offset are never looked up; js-yaml may
+ * leave an empty trailing node after a mapping's last pair (before a "---"), which is dropped.
+ */
+function closedList(pending: unknown[], from: number, to: number, sequence: boolean): ChildList {
+  const count = (to - from) / STRIDE;
+  if (sequence) {
+    const list: ChildList = new Array(count * ITEM);
+    for (let item = 0; item < count; item++) {
+      list[item * ITEM] = pending[from + item * STRIDE];
+      list[item * ITEM + 1] = pending[from + item * STRIDE + 2];
+    }
+    return list;
+  }
+  const members = Math.floor(count / 2);
+  const list: ChildList = new Array(members * MEMBER);
+  for (let member = 0; member < members; member++) {
+    const key = from + member * 2 * STRIDE;
+    list[member * MEMBER] = pending[key];
+    list[member * MEMBER + 1] = pending[key + 1];
+    list[member * MEMBER + 2] = pending[key + STRIDE + 2];
+  }
+  return list;
+}
+
 /** The (offset, children) of a mapping member's value, found by key; the last occurrence wins, like the value js-yaml kept. */
 export function memberOf(children: ChildList, key: string): { keyOffset: number; children: ChildList } | undefined {
-  // Scan from the start: js-yaml may leave an empty trailing node after the last pair (before a "---").
   let found: number | undefined;
-  for (let i = 0; i + STRIDE < children.length; i += 2 * STRIDE) {
+  for (let i = 0; i < children.length; i += MEMBER) {
     if (String(children[i + 1]) === key) found = i;
   }
-  return found === undefined ? undefined : { keyOffset: children[found] as number, children: children[found + STRIDE + 2] as ChildList };
+  return found === undefined ? undefined : { keyOffset: children[found] as number, children: children[found + 2] as ChildList };
 }
 
 /** The (offset, children) of a sequence item. */
 export function itemOf(children: ChildList, index: number): { offset: number; children: ChildList } | undefined {
-  if (!Number.isInteger(index) || index < 0 || index * STRIDE >= children.length) return undefined;
-  return { offset: children[index * STRIDE] as number, children: children[index * STRIDE + 2] as ChildList };
+  if (!Number.isInteger(index) || index < 0 || index * ITEM >= children.length) return undefined;
+  return { offset: children[index * ITEM] as number, children: children[index * ITEM + 1] as ChildList };
 }
