@@ -49,6 +49,32 @@ describe('pipes and exit codes', () => {
     }
   });
 
+  it('writes a JSON report longer than a pipe holds to a slow reader whole, the same as to a file', async () => {
+    const pods = Array.from({ length: 800 }, (_, index) =>
+      podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\nreadinessProbe:\n  tcpSocket:\n    port: 81').replace(
+        /name: \S+/,
+        `name: pod-${index}`,
+      ),
+    );
+    const manifest = join(work, 'many.yaml');
+    writeFileSync(manifest, pods.join('---\n'));
+    const expected = runCli([manifest, '--format', 'json', '--fail-on', 'never']).stdout;
+    assert.ok(expected.length > 512 * 1024, `${expected.length} bytes: more than several chunks and a pipe's buffer`);
+    const child = spawn(process.execPath, [CLI, manifest, '--format', 'json', '--fail-on', 'never'], { cwd: ROOT });
+    // Read a chunk at a time, pausing in between, as a slow consumer would.
+    let received = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      received += chunk.toString();
+      child.stdout.pause();
+      setTimeout(() => child.stdout.resume(), 2);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0);
+    const withoutDuration = (text: string) => text.replace(/"durationMs": [0-9.]+/g, '');
+    assert.equal(withoutDuration(received), withoutDuration(expected));
+    assert.equal((JSON.parse(received) as { findings: unknown[] }).findings.length, 800);
+  });
+
   it('never shows a success mark when the exit code is not 0: input errors first', () => {
     const broken = join(work, 'broken.yaml');
     writeFileSync(broken, 'kind: [\n');

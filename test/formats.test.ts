@@ -11,7 +11,9 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
-import { podYaml, ROOT, runCli } from './helpers.js';
+import { reportChunks, formatReport } from '../src/report/formats.js';
+import type { LocatedSuppressed, ReportInput } from '../src/report/located.js';
+import { lintText, podYaml, ROOT, runCli } from './helpers.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 
@@ -32,6 +34,50 @@ function file(text: string): { directory: string; path: string } {
   writeFileSync(join(directory, 'pods.yaml'), text);
   return { directory, path: 'pods.yaml' };
 }
+
+describe('--format json', () => {
+  const inputWith = (findings: ReportInput['findings'], suppressed: LocatedSuppressed[], showSuppressed: boolean): ReportInput => ({
+    findings,
+    objects: () => [],
+    enabledRules: RULES.map((rule) => rule.meta.id),
+    failOn: 'warning',
+    suppressed,
+    inputErrors: [{ file: 'broken.yaml', message: 'not YAML' }],
+    summary: { files: 1, resources: 1, containers: 1, errors: 0, warnings: findings.length, infos: 0 },
+    hidden: 0,
+    rules: RULES,
+    showSuppressed,
+    color: false,
+    columns: undefined,
+    toolVersion: '0.0.0',
+    generatedAt: new Date(0),
+  });
+  const { located } = lintText(podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\nreadinessProbe:\n  tcpSocket:\n    port: 81'));
+  const suppressed = located.map((finding) => ({ ...finding, suppression: { by: 'annotation' as const, reason: 'probe-lint.dev/ignore' } }));
+
+  it('is written in chunks as the findings go, and the chunks are exactly JSON.stringify with two spaces', () => {
+    const many = Array.from({ length: 500 }, () => located[0]!);
+    const cases: [ReportInput['findings'], boolean][] = [
+      [many, true],
+      [many, false],
+      [[], true],
+      [[], false],
+    ];
+    for (const [findings, showSuppressed] of cases) {
+      const input = inputWith(findings, findings.length === 0 ? [] : suppressed, showSuppressed);
+      const chunks = [...reportChunks('json', input)];
+      const text = chunks.join('');
+      assert.equal(text, formatReport('json', input));
+      const parsed = JSON.parse(text) as { findings: unknown[]; suppressed?: unknown[]; inputErrors: unknown[] };
+      assert.equal(text, JSON.stringify(parsed, null, 2) + '\n');
+      assert.equal(parsed.findings.length, findings.length);
+      assert.equal(parsed.suppressed?.length, showSuppressed ? (findings.length === 0 ? 0 : suppressed.length) : undefined);
+      assert.deepEqual(parsed.inputErrors, [{ file: 'broken.yaml', message: 'not YAML' }]);
+      // 500 findings of about 1 KB: more than one 64 KiB chunk, none of them far past it.
+      if (findings.length > 0) assert.ok(chunks.length > 1 && chunks.every((chunk) => chunk.length < 80 * 1024), `${chunks.length} chunks`);
+    }
+  });
+});
 
 describe('--format junit', () => {
   it('is well-formed JUnit XML: a test case per object and rule, failures for findings at or above --fail-on only', () => {

@@ -118,7 +118,7 @@ describe('--format openreports and --format policyreport', { skip: unavailable }
 });
 
 describe('the objects a report lists, whatever the format printed', () => {
-  it('lists every pod-bearing object to a reader of the report (audit --apply-reports) when the printed format lists none', () => {
+  it('lists every pod-bearing object to a reader of the report (audit --apply-reports) when the printed format lists none', async () => {
     const objects = [
       { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'shop' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' } },
@@ -126,7 +126,7 @@ describe('the objects a report lists, whatever the format printed', () => {
     let listed: string[] = [];
     const args = { ...(parseArguments(['-', '--format', 'compact', '--fail-on', 'never']).args as LintArguments) };
     const io = { stdout: () => {}, stderr: () => {}, readStdin: () => '', isTty: false, env: {}, cwd: process.cwd() };
-    lintAndReport(
+    await lintAndReport(
       new Engine(RULES, { config: {}, cluster: unknownCluster() }),
       [{ documents: objects.map((object) => ({ resources: [standaloneResource(object)] })) }],
       {
@@ -140,5 +140,46 @@ describe('the objects a report lists, whatever the format printed', () => {
       },
     );
     assert.deepEqual(listed, ['Pod/shop/a']);
+  });
+});
+
+describe('a report written in chunks', () => {
+  it('waits for each chunk to be written before it writes the next', async () => {
+    const objects = Array.from({ length: 300 }, (_, index) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `p${index}` },
+      spec: { containers: [{ name: 'c', image: 'x', livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } }] },
+    }));
+    const args = { ...(parseArguments(['-', '--format', 'json', '--fail-on', 'never']).args as LintArguments) };
+    const io = { stdout: () => {}, stderr: () => {}, readStdin: () => '', isTty: false, env: {}, cwd: process.cwd() };
+    const chunks: string[] = [];
+    let waiting = false;
+    await lintAndReport(
+      new Engine(RULES, { config: {}, cluster: unknownCluster() }),
+      [{ documents: objects.map((object) => ({ resources: [standaloneResource(object)] })) }],
+      {
+        inputErrors: [],
+        files: 0,
+        args,
+        io,
+        report: (text) => {
+          assert.equal(waiting, false, 'a chunk written while the last one was still being written');
+          chunks.push(text);
+        },
+        reportWritten: () => {
+          waiting = true;
+          return new Promise((resolve) =>
+            setImmediate(() => {
+              waiting = false;
+              resolve();
+            }),
+          );
+        },
+        failIfNoObjects: false,
+      },
+    );
+    assert.ok(chunks.length > 1, `${chunks.length} chunks`);
+    assert.equal((JSON.parse(chunks.join('')) as { findings: unknown[] }).findings.length, 600);
   });
 });

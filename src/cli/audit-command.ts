@@ -62,12 +62,13 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   const engine = new Engine(RULES, { config, cluster, strict: args.strict, ...(evidence ? { evidence } : {}) });
   const documents = objects.map((object) => ({ resources: [standaloneResource(object)] }));
   let reported: ReportInput | undefined;
-  const code = lintAndReport(engine, [{ documents }], {
+  const code = await lintAndReport(engine, [{ documents }], {
     inputErrors: [],
     files: 0,
     args,
     io,
     report: io.stdout,
+    ...(io.stdoutWritten !== undefined ? { reportWritten: io.stdoutWritten } : {}),
     failIfNoObjects: false,
     runtime: evidence !== undefined,
     onReport: (input) => (reported = input),

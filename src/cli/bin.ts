@@ -18,11 +18,24 @@ process.stderr.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
+/** Settles when the stream has written what it holds, or can write no more (the reader went away). */
+function taken(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done).off('close', done).off('error', done);
+      resolve();
+    };
+    stream.on('drain', done).on('close', done).on('error', done);
+  });
+}
+
 const argv = process.argv.slice(2);
 const code = await main(argv, {
   stdout: (text) => {
     if (!stdoutClosed) process.stdout.write(text);
   },
+  // A pipe takes what it can and Node keeps the rest in memory: a long report waits for the reader.
+  stdoutWritten: () => (stdoutClosed || !process.stdout.writableNeedDrain ? Promise.resolve() : taken(process.stdout)),
   stderr: (text) => {
     if (!process.stderr.destroyed) process.stderr.write(text);
   },

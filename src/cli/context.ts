@@ -10,6 +10,8 @@ import { exclusionOf, type PathExclusion } from '../source/excluded-paths.js';
 
 export interface CommandIo {
   stdout: (text: string) => void;
+  /** Settles once stdout has written what it was given (a full pipe leaves the rest in memory): a long report waits for it between chunks. */
+  stdoutWritten?: () => Promise<void>;
   stderr: (text: string) => void;
   readStdin: () => string | Buffer;
   /** Whether stdout is a terminal, and its width in columns when it is. */

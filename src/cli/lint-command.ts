@@ -6,7 +6,7 @@ import type { Severity } from '../engine/rule.js';
 import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf } from '../model/resource.js';
-import { formatListsObjects, formatReadsObjects, formatReport } from '../report/formats.js';
+import { formatListsObjects, formatReadsObjects, reportChunks } from '../report/formats.js';
 import {
   compareLocated,
   inputErrorOf,
@@ -56,6 +56,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
     args,
     io,
     report,
+    ...(report === io.stdout && io.stdoutWritten !== undefined ? { reportWritten: io.stdoutWritten } : {}),
     failIfNoObjects,
     release: !formatReadsObjects(args.format),
   });
@@ -105,7 +106,7 @@ function* parsedGroups(groups: readonly { file: InputFile; order: number }[][], 
 }
 
 /** Runs the engine over each group of documents, prints the report in the chosen format, returns the exit code. */
-export function lintAndReport(
+export async function lintAndReport(
   engine: Engine,
   groups: Iterable<LintGroup>,
   context: {
@@ -114,6 +115,8 @@ export function lintAndReport(
     args: ReportArguments;
     io: CommandIo;
     report: (text: string) => void;
+    /** Awaited after each chunk: a report written to a slow pipe is not held whole in memory. */
+    reportWritten?: () => Promise<void>;
     failIfNoObjects: boolean;
     /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
     runtime?: boolean;
@@ -122,7 +125,7 @@ export function lintAndReport(
     /** Sees what was reported (audit --apply-reports writes it into the cluster too). */
     onReport?: (input: ReportInput) => void;
   },
-): number {
+): Promise<number> {
   const { inputErrors, args, io } = context;
   const shown = (severity: Severity) => severityRank(severity) >= severityRank(args.minSeverity);
   const settle = <T extends Finding>(finding: T) => (context.release === true ? released(locate(finding)) : locate(finding));
@@ -191,7 +194,10 @@ export function lintAndReport(
     toolVersion: VERSION,
     generatedAt: reportTime(io.env),
   };
-  context.report(formatReport(args.format, input));
+  for (const chunk of reportChunks(args.format, input)) {
+    context.report(chunk);
+    await context.reportWritten?.();
+  }
   context.onReport?.(input);
   if (inputErrors.length > 0) return 2;
   return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;

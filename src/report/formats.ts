@@ -4,7 +4,7 @@ import { formatCompact } from './compact.js';
 import type { Format } from './format-names.js';
 import { formatGithub } from './github.js';
 import { formatGitlab } from './gitlab.js';
-import { formatJson } from './json.js';
+import { formatJson, jsonChunks } from './json.js';
 import { formatJunit } from './junit.js';
 import type { ReportInput } from './located.js';
 import { formatMarkdown } from './markdown.js';
@@ -39,4 +39,9 @@ export function formatReadsObjects(format: Format): boolean {
 
 export function formatReport(format: Format, input: ReportInput): string {
   return FORMATTERS[format](input);
+}
+
+/** The report as chunks to write in turn: JSON, the format for large inputs, is never held whole. */
+export function reportChunks(format: Format, input: ReportInput): Iterable<string> {
+  return format === 'json' ? jsonChunks(input) : [FORMATTERS[format](input)];
 }
