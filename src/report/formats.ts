@@ -9,7 +9,7 @@ import { formatJunit } from './junit.js';
 import type { ReportInput } from './located.js';
 import { formatMarkdown } from './markdown.js';
 import { formatOpenReports, formatPolicyReports } from './policy-reports.js';
-import { formatSarif } from './sarif.js';
+import { formatSarif, sarifChunks } from './sarif.js';
 import { formatText } from './text.js';
 
 export { REPORT_FORMATS, type Format } from './format-names.js';
@@ -41,7 +41,9 @@ export function formatReport(format: Format, input: ReportInput): string {
   return FORMATTERS[format](input);
 }
 
-/** The report as chunks to write in turn: JSON, the format for large inputs, is never held whole. */
+/** The report as chunks to write in turn: JSON and SARIF, the formats of large inputs, are never held whole. */
 export function reportChunks(format: Format, input: ReportInput): Iterable<string> {
-  return format === 'json' ? jsonChunks(input) : [FORMATTERS[format](input)];
+  if (format === 'json') return jsonChunks(input);
+  if (format === 'sarif') return sarifChunks(input);
+  return [FORMATTERS[format](input)];
 }

@@ -5,12 +5,18 @@ import { describeResource } from '../model/resource.js';
 import type { Severity } from '../engine/rule.js';
 import { readRuleDocs, ruleDocsUrl } from '../engine/rule-docs.js';
 import { standaloneMessage } from './finding-text.js';
+import { streamedJson, streamedList } from './json-stream.js';
 import { renderedNote, type ReportInput } from './located.js';
 
 const LEVELS: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
 /** SARIF 2.1.0 for GitHub code scanning: rules with help, results with regions. */
 export function formatSarif(input: ReportInput): string {
+  return [...sarifChunks(input)].join('');
+}
+
+/** The SARIF log in chunks, its results written as the findings go. */
+export function sarifChunks(input: ReportInput): Generator<string> {
   const ruleIndex = new Map(input.rules.map((rule, index) => [rule.meta.id, index]));
   const rules: ReportingDescriptor[] = input.rules.map(({ meta }) => ({
     id: meta.id,
@@ -22,7 +28,7 @@ export function formatSarif(input: ReportInput): string {
     defaultConfiguration: { level: LEVELS[meta.severity] },
     properties: { tags: ['kubernetes', 'probes'] },
   }));
-  const results: Result[] = input.findings.map((finding) => {
+  const results = streamedList(input.findings, (finding): Result => {
     const result: Result = {
       ruleId: finding.rule,
       ruleIndex: ruleIndex.get(finding.rule) ?? -1,
@@ -77,11 +83,11 @@ export function formatSarif(input: ReportInput): string {
             })),
           },
         ],
-        results,
+        results: results.placeholder as unknown as Result[],
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + '\n';
+  return streamedJson(log, [results]);
 }
 
 /** Paths under the working directory are relative to %SRCROOT% (what code scanning expects); others are absolute file URIs. */
