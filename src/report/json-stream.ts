@@ -22,32 +22,49 @@ export function streamedList<T>(items: readonly T[], toValue: (item: T) => unkno
 /** `skeleton`'s JSON text (two-space indent, a final line break), each list written in its placeholder's place. */
 export function* streamedJson(skeleton: unknown, lists: readonly StreamedList[]): Generator<string> {
   let text = JSON.stringify(skeleton, null, 2) + '\n';
-  let pending = '';
+  // Pieces joined once per chunk: joining flattens them in one pass, where += would build a deep rope.
+  let parts: string[] = [];
+  let size = 0;
   for (const list of lists) {
     const quoted = `"${list.placeholder}"`;
     const at = text.indexOf(quoted);
     if (at === -1) throw new Error('a streamed list is not in its skeleton');
     // The placeholder's line gives the depth: items go one level deeper, the bracket closes at it.
     const line = text.slice(text.lastIndexOf('\n', at) + 1, at);
-    const indent = ' '.repeat(line.length - line.trimStart().length);
-    pending += text.slice(0, at);
+    const indent = line.length - line.trimStart().length;
+    parts.push(text.slice(0, at));
     text = text.slice(at + quoted.length);
     if (list.items.length === 0) {
-      pending += '[]';
+      parts.push('[]');
       continue;
     }
-    pending += '[\n';
-    const itemIndent = `${indent}  `;
+    parts.push('[\n');
+    const depth = indent / 2 + 1;
     for (let index = 0; index < list.items.length; index++) {
-      // A JSON text has no line break inside a string, so every one is a line of the layout.
-      const item = JSON.stringify(list.toValue(list.items[index] as never), null, 2).replaceAll('\n', `\n${itemIndent}`);
-      pending += `${itemIndent}${item}${index < list.items.length - 1 ? ',' : ''}\n`;
-      if (pending.length >= CHUNK_CHARACTERS) {
-        yield pending;
-        pending = '';
+      const item = indented(list.toValue(list.items[index] as never), depth);
+      parts.push(item, index < list.items.length - 1 ? ',\n' : '\n');
+      size += item.length;
+      if (size >= CHUNK_CHARACTERS) {
+        yield parts.join('');
+        parts = [];
+        size = 0;
       }
     }
-    pending += `${indent}]`;
+    parts.push(`${' '.repeat(indent)}]`);
   }
-  yield pending + text;
+  parts.push(text);
+  yield parts.join('');
+}
+
+/**
+ * A value as JSON.stringify(…, null, 2) writes it `depth` levels down: stringified inside that
+ * many arrays, which indent it in the same pass, and cut out of them (each level adds a "[" line
+ * before and a "]" line after, 2·k + 2 characters at level k, d·(d + 1) in all).
+ */
+function indented(value: unknown, depth: number): string {
+  let wrapped: unknown = value;
+  for (let level = 0; level < depth; level++) wrapped = [wrapped];
+  const frame = depth * (depth + 1);
+  const text = JSON.stringify(wrapped, null, 2);
+  return text.slice(frame, text.length - frame);
 }
