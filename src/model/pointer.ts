@@ -16,26 +16,25 @@ export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   const segments = pointer.slice(1).split('/');
   // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut; replacing in a segment without "~" or "/" changes nothing.
-  return pointer.includes('~') ? segments.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')) : segments;
+  return pointer.includes('~') ? segments.map(unescapeSegment) : segments;
+}
+
+function unescapeSegment(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** The value a pointer names, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut; unescaping a segment without "~" changes nothing.
+  const escaped = pointer.includes('~');
   let node = root;
-  // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut; the segments of an escaped pointer are read the same way, unescaped.
-  if (pointer.includes('~')) {
-    for (const segment of parsePointer(pointer)) {
-      if (node === null || typeof node !== 'object') return undefined;
-      node = (node as Record<string, unknown>)[segment];
-    }
-    return node;
-  }
   // Segment by segment without splitting: every pod site is found through here.
   for (let start = 1; start <= pointer.length;) {
     const slash = pointer.indexOf('/', start);
     const end = slash === -1 ? pointer.length : slash;
     if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[pointer.slice(start, end)];
+    const segment = pointer.slice(start, end);
+    node = (node as Record<string, unknown>)[escaped ? unescapeSegment(segment) : segment];
     start = end + 1;
   }
   return node;
