@@ -12,10 +12,12 @@ import AjvModule from 'ajv';
 import { parse } from 'yaml';
 import { RULES } from '../rules/index.js';
 import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
+import type { CommandIo } from '../src/cli/context.js';
 import { lintAndReport } from '../src/cli/lint-command.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
-import { standaloneResource } from '../src/model/resource.js';
+import { standaloneResource, type KubeObject } from '../src/model/resource.js';
+import type { ReportInput } from '../src/report/located.js';
 import { podYaml, ROOT, runCli } from './helpers.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
@@ -117,6 +119,17 @@ describe('--format openreports and --format policyreport', { skip: unavailable }
   });
 });
 
+/** lintAndReport over objects as audit gives them, in one group, reporting to `io.stdout`. */
+function reportObjects(objects: KubeObject[], format: string, io: Partial<CommandIo>, onReport?: (input: ReportInput) => void): Promise<number> {
+  const args = { ...(parseArguments(['-', '--format', format, '--fail-on', 'never']).args as LintArguments) };
+  const whole: CommandIo = { stdout: () => {}, stderr: () => {}, readStdin: () => '', isTty: false, env: {}, cwd: process.cwd(), ...io };
+  return lintAndReport(
+    new Engine(RULES, { config: {}, cluster: unknownCluster() }),
+    [{ documents: objects.map((object) => ({ resources: [standaloneResource(object)] })) }],
+    { inputErrors: [], files: 0, args, io: whole, report: whole.stdout, failIfNoObjects: false, ...(onReport ? { onReport } : {}) },
+  );
+}
+
 describe('the objects a report lists, whatever the format printed', () => {
   it('lists every pod-bearing object to a reader of the report (audit --apply-reports) when the printed format lists none', async () => {
     const objects = [
@@ -124,61 +137,36 @@ describe('the objects a report lists, whatever the format printed', () => {
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' } },
     ];
     let listed: string[] = [];
-    const args = { ...(parseArguments(['-', '--format', 'compact', '--fail-on', 'never']).args as LintArguments) };
-    const io = { stdout: () => {}, stderr: () => {}, readStdin: () => '', isTty: false, env: {}, cwd: process.cwd() };
-    await lintAndReport(
-      new Engine(RULES, { config: {}, cluster: unknownCluster() }),
-      [{ documents: objects.map((object) => ({ resources: [standaloneResource(object)] })) }],
-      {
-        inputErrors: [],
-        files: 0,
-        args,
-        io,
-        report: () => {},
-        failIfNoObjects: false,
-        onReport: (input) => (listed = input.objects().map((object) => object.name)),
-      },
-    );
+    await reportObjects(objects, 'compact', {}, (input) => (listed = input.objects().map((object) => object.name)));
     assert.deepEqual(listed, ['Pod/shop/a']);
   });
 });
 
 describe('a report written in chunks', () => {
-  it('waits for each chunk to be written before it writes the next', async () => {
+  it('waits for stdout to take each chunk before it writes the next', async () => {
     const objects = Array.from({ length: 300 }, (_, index) => ({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: `p${index}` },
       spec: { containers: [{ name: 'c', image: 'x', livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } }] },
     }));
-    const args = { ...(parseArguments(['-', '--format', 'json', '--fail-on', 'never']).args as LintArguments) };
-    const io = { stdout: () => {}, stderr: () => {}, readStdin: () => '', isTty: false, env: {}, cwd: process.cwd() };
     const chunks: string[] = [];
     let waiting = false;
-    await lintAndReport(
-      new Engine(RULES, { config: {}, cluster: unknownCluster() }),
-      [{ documents: objects.map((object) => ({ resources: [standaloneResource(object)] })) }],
-      {
-        inputErrors: [],
-        files: 0,
-        args,
-        io,
-        report: (text) => {
-          assert.equal(waiting, false, 'a chunk written while the last one was still being written');
-          chunks.push(text);
-        },
-        reportWritten: () => {
-          waiting = true;
-          return new Promise((resolve) =>
-            setImmediate(() => {
-              waiting = false;
-              resolve();
-            }),
-          );
-        },
-        failIfNoObjects: false,
+    await reportObjects(objects, 'json', {
+      stdout: (text) => {
+        assert.equal(waiting, false, 'a chunk written while the last one was still being written');
+        chunks.push(text);
       },
-    );
+      stdoutWritten: () => {
+        waiting = true;
+        return new Promise((resolve) =>
+          setImmediate(() => {
+            waiting = false;
+            resolve();
+          }),
+        );
+      },
+    });
     assert.ok(chunks.length > 1, `${chunks.length} chunks`);
     assert.equal((JSON.parse(chunks.join('')) as { findings: unknown[] }).findings.length, 600);
   });

@@ -68,7 +68,6 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
     args,
     io,
     report: io.stdout,
-    ...(io.stdoutWritten !== undefined ? { reportWritten: io.stdoutWritten } : {}),
     failIfNoObjects: false,
     runtime: evidence !== undefined,
     onReport: (input) => (reported = input),

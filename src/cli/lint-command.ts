@@ -56,7 +56,6 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
     args,
     io,
     report,
-    ...(report === io.stdout && io.stdoutWritten !== undefined ? { reportWritten: io.stdoutWritten } : {}),
     failIfNoObjects,
     release: !formatReadsObjects(args.format),
   });
@@ -114,9 +113,8 @@ export async function lintAndReport(
     files: number;
     args: ReportArguments;
     io: CommandIo;
+    /** Where the report goes; when it is io.stdout, each chunk waits for stdout to take the last (io.stdoutWritten). */
     report: (text: string) => void;
-    /** Awaited after each chunk: a report written to a slow pipe is not held whole in memory. */
-    reportWritten?: () => Promise<void>;
     failIfNoObjects: boolean;
     /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
     runtime?: boolean;
@@ -194,9 +192,11 @@ export async function lintAndReport(
     toolVersion: VERSION,
     generatedAt: reportTime(io.env),
   };
+  // A report written to a slow pipe is not held whole in memory.
+  const written = context.report === io.stdout ? io.stdoutWritten : undefined;
   for (const chunk of reportChunks(args.format, input)) {
     context.report(chunk);
-    await context.reportWritten?.();
+    await written?.();
   }
   context.onReport?.(input);
   if (inputErrors.length > 0) return 2;
