@@ -23,7 +23,7 @@ COPY --from=build /src/dist/rules ./dist/rules
 COPY rules ./rules
 COPY schema ./schema
 # The rule fixtures are test data, not part of the image.
-RUN find ./rules -name fixtures -type d -prune -exec rm -rf {} + && find ./rules -name '*.ts' -delete
+RUN find ./rules -name fixtures -type d -prune -exec rm -rf {} + && find ./rules -name '*.ts' -exec rm -f {} +
 USER 10001:10001
 EXPOSE 8443
 ENTRYPOINT ["node", "/app/dist/src/cli/bin.js"]

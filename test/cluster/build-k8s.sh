@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the real Kubernetes the end-to-end tests run — kube-apiserver, kube-controller-manager,
-# etcd and the kubelet — from the Go module in test/cluster/k8s, once per version, and the node's
+# kube-scheduler, etcd and the kubelet — from the Go module in test/cluster/k8s, once per version, and the node's
 # images from test/cluster/images (once per change of their code), into a cache outside the
 # repository. Prints the directory that holds them.
 #   test/cluster/build-k8s.sh            # builds what is missing
@@ -35,6 +35,7 @@ build() { # name, package
 
 build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
 build kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager
+build kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler
 build kubelet k8s.io/kubernetes/cmd/kubelet
 version="$etcd_version" build etcd ./etcd
 

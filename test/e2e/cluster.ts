@@ -1,7 +1,8 @@
 // A real Kubernetes control plane for the end-to-end tests: etcd, kube-apiserver and
 // kube-controller-manager, built from source (test/cluster/build-k8s.sh), on loopback with free
-// ports, a self-made CA, an admin client certificate, service-account keys and RBAC. No kubelet or
-// scheduler: Pods stay Pending, which is all admission needs.
+// ports, a self-made CA, an admin client certificate, service-account keys and RBAC. No scheduler:
+// Pods stay Pending, which is all admission needs; a node (node.ts) runs the Pods that name it.
+// With `pods`, the cluster is one Pods of its own node call and are called by: see ClusterOptions.
 //
 // The tests run in a network namespace of their own (scripts/e2e.sh): loopback is up and the
 // Service CIDR 10.96.0.0/16 is routed locally, so when the API server calls a webhook Service at
@@ -48,7 +49,7 @@ export interface Cluster {
 export function controlPlaneBinaries(): string {
   const output = execFileSync(join(ROOT, 'test/cluster/build-k8s.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const directory = output.trim().split('\n').at(-1)!;
-  for (const name of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubelet', 'images/pause.tar', 'images/app.tar']) {
+  for (const name of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'images/pause.tar', 'images/app.tar']) {
     if (!existsSync(join(directory, name))) throw new Error(`${name} is missing from ${directory}`);
   }
   return directory;
@@ -118,11 +119,26 @@ current-context: e2e
 `;
 }
 
-export async function startCluster(options: { apiServerArgs?: string[] } = {}): Promise<Cluster> {
+export interface ClusterOptions {
+  apiServerArgs?: string[];
+  /**
+   * For workloads that run as Pods on the node (node.ts, whose Pods have addresses of their own on
+   * its bridge): a scheduler places them; the node lifecycle controller lifts the not-ready taint
+   * the API server puts on a new Node; the API server listens on every address of the suite's
+   * network namespace at port 443, so a Pod's in-cluster client reaches it at the kubernetes
+   * Service's ClusterIP (routed to the namespace itself, scripts/e2e.sh); and it calls webhook
+   * Services at their endpoints (`--enable-aggregator-routing`): there is no kube-proxy to carry a
+   * ClusterIP to a Pod.
+   */
+  pods?: boolean;
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const binaries = controlPlaneBinaries();
   const directory = mkdtempSync(join(tmpdir(), 'probe-lint-e2e-'));
   const pki = makeTestPki();
-  const [etcdClient, etcdPeer, securePort, controllerPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [etcdClient, etcdPeer, controllerPort, schedulerPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const securePort = options.pods ? 443 : await freePort();
   const server = `https://127.0.0.1:${securePort}`;
   const serving = pki.issue('kube-apiserver', {
     serverNames: ['localhost', '127.0.0.1', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', '10.96.0.1'],
@@ -164,7 +180,8 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
     '--etcd-servers',
     `http://127.0.0.1:${etcdClient}`,
     '--bind-address',
-    '127.0.0.1',
+    options.pods ? '0.0.0.0' : '127.0.0.1',
+    ...(options.pods ? ['--enable-aggregator-routing=true'] : []),
     '--advertise-address',
     '127.0.0.1',
     // Loopback cannot be an endpoint of the kubernetes Service; nothing here needs that endpoint.
@@ -268,9 +285,10 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
       pki.caCert,
       '--use-service-account-credentials',
       '--leader-elect=false',
-      // Nodes here have no kubelet: the node lifecycle controllers would mark them NotReady and evict their pods.
+      // Most nodes here have no kubelet (the density suite's): the node lifecycle controllers would
+      // mark them NotReady and evict their pods. A cluster for Pods has only its real node.
       '--controllers',
-      '*,-node-lifecycle-controller,-taint-eviction-controller,-node-ipam-controller',
+      options.pods ? '*,-node-ipam-controller' : '*,-node-lifecycle-controller,-taint-eviction-controller,-node-ipam-controller',
       '--kube-api-qps',
       '500',
       '--kube-api-burst',
@@ -280,6 +298,29 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
     ],
     join(directory, 'logs/kube-controller-manager.log'),
   );
+  let scheduler: ChildProcess | undefined;
+  if (options.pods) {
+    const identity = pki.issue('system:kube-scheduler', { client: true });
+    const schedulerKubeconfig = join(directory, 'scheduler.kubeconfig');
+    writeFileSync(schedulerKubeconfig, kubeconfigFor(server, pki.caCert, { 'client-certificate': identity.cert, 'client-key': identity.key }));
+    scheduler = startProcess(
+      join(binaries, 'kube-scheduler'),
+      [
+        '--kubeconfig',
+        schedulerKubeconfig,
+        '--authentication-kubeconfig',
+        schedulerKubeconfig,
+        '--authorization-kubeconfig',
+        schedulerKubeconfig,
+        '--bind-address',
+        '127.0.0.1',
+        '--secure-port',
+        String(schedulerPort),
+        '--leader-elect=false',
+      ],
+      join(directory, 'logs/kube-scheduler.log'),
+    );
+  }
 
   const kubectl: Cluster['kubectl'] = (args, kubectlOptions = {}) =>
     new Promise((resolve) => {
@@ -316,6 +357,7 @@ export async function startCluster(options: { apiServerArgs?: string[] } = {}): 
     },
     startApiServer,
     async stop() {
+      await stopProcess(scheduler);
       await stopProcess(controllerManager);
       await stopProcess(apiServer);
       await stopProcess(etcd);

@@ -7,10 +7,13 @@
 // - the kubelet writes six global sysctls at start unless they already hold its values: files with
 //   those values are bind-mounted over them, in the suite's private mount namespace (scripts/e2e.sh),
 //   so the host's sysctls are never written;
-// - no CNI: the node is named 127.0.0.1 (a name that is an IP becomes its InternalIP) and its Pods
-//   use hostNetwork, so their probes reach them on loopback;
+// - the node is named 127.0.0.1 (a name that is an IP becomes its InternalIP): the probe scenarios'
+//   Pods use hostNetwork, so their probes reach them on loopback;
+// - other Pods get an address on a bridge in the suite's network namespace, through Debian's CNI
+//   plugins (bridge, host-local); the network namespaces containerd makes and the CNI result cache
+//   live on tmpfs mounts private to the suite's mount namespace, never in the host's /run or /var;
 // - images are imported with ctr, and Pods use imagePullPolicy: Never.
-// Started and torn down per test file; `stop()` leaves no process, mount, cgroup or directory.
+// Started and torn down per test file; `stop()` leaves no process, mount, cgroup, link or directory.
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +22,11 @@ import { controlPlaneBinaries, freePort, startProcess, stopProcess, type Cluster
 export const NODE_NAME = '127.0.0.1';
 export const APP_IMAGE = 'probe-lint.test/app:1';
 const PAUSE_IMAGE = 'probe-lint.test/pause:1';
+const CNI_PLUGINS = '/usr/lib/cni';
+const BRIDGE = 'pl-e2e0';
+export const POD_SUBNET = '10.244.0.0/24';
+/** Where containerd (CNI) and the CNI plugins write outside their configured directories. */
+const HOST_RUN_DIRECTORIES = ['/run/netns', '/var/lib/cni'];
 
 // The kubelet's kernel tunables (pkg/kubelet/cm/container_manager_linux.go, setupKernelTunables).
 const KUBELET_SYSCTLS: Record<string, string> = {
@@ -40,13 +48,14 @@ export interface Node {
 /** Why a node cannot run on this machine, or undefined when it can. */
 export function nodeUnavailable(): string | undefined {
   if (process.getuid?.() !== 0) return 'the node needs root (containerd, runc, cgroups, mounts)';
-  for (const tool of ['containerd', 'containerd-shim-runc-v2', 'ctr', 'runc', 'mount', 'umount']) {
+  for (const tool of ['containerd', 'containerd-shim-runc-v2', 'ctr', 'runc', 'mount', 'umount', 'ip']) {
     try {
       execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
     } catch {
       return `${tool} is not installed (Debian: apt-get install containerd runc)`;
     }
   }
+  if (!existsSync(join(CNI_PLUGINS, 'bridge'))) return `the CNI plugins are not in ${CNI_PLUGINS} (Debian: apt-get install containernetworking-plugins)`;
   if (!existsSync('/sys/fs/cgroup/cpu') || !existsSync('/sys/fs/cgroup/memory')) return 'the node runs on cgroup v1 hierarchies, and this machine has none';
   return undefined;
 }
@@ -76,13 +85,42 @@ function removeCgroup(path: string): void {
   rmdirSync(path);
 }
 
-export async function startNode(cluster: Cluster): Promise<Node> {
+/**
+ * A tmpfs over `path`, private to the suite's mount namespace; the directory is made first when the
+ * host has none. Returns what stop() undoes: the directory to remove afterwards, if it was made.
+ */
+function privateTmpfs(path: string): string | undefined {
+  const made = existsSync(path) ? undefined : path;
+  mkdirSync(path, { recursive: true });
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=0755,size=16m', 'probe-lint-e2e', path]);
+  return made;
+}
+
+export async function startNode(cluster: Cluster, options: { images?: string[] } = {}): Promise<Node> {
   const binaries = controlPlaneBinaries();
   const directory = join(cluster.directory, 'node');
   const logs = join(cluster.directory, 'logs');
   const shared = join(directory, 'shared');
-  for (const sub of ['containerd/root', 'containerd/state', 'containerd/opt', 'kubelet', 'pod-logs', 'sysctl', 'shared'])
+  for (const sub of ['containerd/root', 'containerd/state', 'containerd/opt', 'kubelet', 'pod-logs', 'sysctl', 'shared', 'cni/conf', 'cni/ipam'])
     mkdirSync(join(directory, sub), { recursive: true });
+  const madeDirectories = HOST_RUN_DIRECTORIES.map(privateTmpfs).filter((path): path is string => path !== undefined);
+  writeFileSync(
+    join(directory, 'cni/conf/10-probe-lint-e2e.conflist'),
+    JSON.stringify({
+      cniVersion: '0.4.0',
+      name: 'probe-lint-e2e',
+      plugins: [
+        {
+          type: 'bridge',
+          bridge: BRIDGE,
+          isGateway: true,
+          ipMasq: false,
+          hairpinMode: true,
+          ipam: { type: 'host-local', dataDir: join(directory, 'cni/ipam'), ranges: [[{ subnet: POD_SUBNET }]], routes: [{ dst: '0.0.0.0/0' }] },
+        },
+      ],
+    }),
+  );
   const socket = join(directory, 'containerd.sock');
   const cgroupRoot = `/${cluster.directory.split('/').at(-1)!}`;
 
@@ -127,7 +165,7 @@ state = "${directory}/containerd/state"
     [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
       runtime_type = "io.containerd.runc.v2"
   [plugins."io.containerd.grpc.v1.cri".cni]
-    bin_dir = "${directory}/cni/bin"
+    bin_dir = "${CNI_PLUGINS}"
     conf_dir = "${directory}/cni/conf"
 `,
   );
@@ -143,7 +181,8 @@ state = "${directory}/containerd/state"
       await wait(100);
     }
   }
-  for (const image of ['pause.tar', 'app.tar']) ctr('images', 'import', '--snapshotter', 'native', join(binaries, 'images', image));
+  for (const image of [join(binaries, 'images/pause.tar'), join(binaries, 'images/app.tar'), ...(options.images ?? [])])
+    ctr('images', 'import', '--snapshotter', 'native', image);
 
   const serving = cluster.pki.issue('kubelet', { serverNames: [NODE_NAME, 'localhost'] });
   const kubeletConfig = join(directory, 'kubelet.yaml');
@@ -226,14 +265,20 @@ evictionHard: {memory.available: 1Mi, nodefs.available: 1Mi, imagefs.available: 
           break;
         }
       }
-      for (const point of [...mountsUnder(directory), ...sysctlMounts]) execFileSync('umount', ['--lazy', point]);
+      for (const point of [...mountsUnder(directory), ...sysctlMounts, ...HOST_RUN_DIRECTORIES.flatMap(mountsUnder)]) execFileSync('umount', ['--lazy', point]);
+      for (const path of madeDirectories) rmdirSync(path);
       for (const path of cgroups) removeCgroup(path);
+      if (bridgeExists()) execFileSync('ip', ['link', 'delete', BRIDGE]);
       rmSync(directory, { recursive: true, force: true });
     },
   };
 }
 
-/** What the node left behind: processes, mounts and cgroups (empty after a clean stop). */
+function bridgeExists(): boolean {
+  return execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' }).includes(`: ${BRIDGE}:`);
+}
+
+/** What the node left behind: processes, mounts, cgroups and its bridge (empty after a clean stop). */
 export function nodeLeftovers(cluster: Cluster): string[] {
   const directory = join(cluster.directory, 'node');
   const cgroupRoot = `/${cluster.directory.split('/').at(-1)!}`;
@@ -245,6 +290,8 @@ export function nodeLeftovers(cluster: Cluster): string[] {
   }
   left.push(...mountsUnder(directory).map((point) => `mount ${point}`));
   for (const name of Object.keys(KUBELET_SYSCTLS)) if (mountsUnder(`/proc/sys/${name}`).length > 0) left.push(`mount /proc/sys/${name}`);
+  left.push(...HOST_RUN_DIRECTORIES.flatMap(mountsUnder).map((point) => `mount ${point}`));
+  if (bridgeExists()) left.push(`link ${BRIDGE}`);
   for (const hierarchy of hierarchies()) if (existsSync(join(hierarchy, cgroupRoot))) left.push(`cgroup ${join(hierarchy, cgroupRoot)}`);
   if (existsSync(directory)) left.push(`directory ${directory}`);
   return left;
