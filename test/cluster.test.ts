@@ -202,6 +202,38 @@ describe('call guard', () => {
       api.mode = 'ok';
     }
   });
+  it('gives each page of a list a deadline of its own: a list longer than one deadline completes, a page later than one fails', async () => {
+    api.set(
+      '/api/v1/pods',
+      ['a', 'b', 'c', 'd', 'e'].map((name) => ({ metadata: { name } })),
+    );
+    const listed: string[] = [];
+    const list = (signal: AbortSignal, answered?: () => void) =>
+      clientFor(api).listPaged<{ metadata: { name: string } }>(
+        '/api/v1/pods',
+        { limit: 1 },
+        signal,
+        (items) => listed.push(...items.map((item) => item.metadata.name)),
+        answered,
+      );
+    api.pageDelayMs = 120; // five pages: 600 ms, twice the guard's 300 ms deadline
+    try {
+      const started = Date.now();
+      await new CallGuard(GUARD, new ManualClock(), undefined, undefined).run('list pods', list);
+      assert.deepEqual(listed, ['a', 'b', 'c', 'd', 'e']);
+      assert.ok(Date.now() - started >= 5 * 120, 'the list took longer than one deadline');
+      // Without the pages telling it, the guard holds the whole list to one deadline.
+      await assert.rejects(
+        new CallGuard(GUARD, new ManualClock(), undefined, undefined).run('list pods', (signal) => list(signal)),
+        /list pods: no answer within 300 ms/,
+      );
+      api.pageDelayMs = 400;
+      await assert.rejects(new CallGuard(GUARD, new ManualClock(), undefined, undefined).run('list pods', list), DeadlineExceeded);
+    } finally {
+      api.pageDelayMs = 0;
+      api.collections.delete('/api/v1/pods');
+    }
+  });
 });
 
 describe('namespace cache', () => {

@@ -27,6 +27,8 @@ export class FakeApiServer {
   resourceVersion = 100;
   /** The oldest resourceVersion a watch may start from; older ones get 410 Gone. */
   oldestWatchable = 0;
+  /** How long each page of a list takes to be answered (a big cluster's API server under load). */
+  pageDelayMs = 0;
   private server: Server | undefined;
   private sockets = new Set<Duplex>();
   private watchers = new Set<ServerResponse>();
@@ -178,7 +180,9 @@ current-context: fake
       this.json(res, 200, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions, rows });
       return;
     }
-    this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata, items: page });
+    const answer = () => this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata, items: page });
+    if (this.pageDelayMs > 0) setTimeout(answer, this.pageDelayMs);
+    else answer();
   }
 
   /** Writes a hostile answer; false when the request is not one it applies to. */

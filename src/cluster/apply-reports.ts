@@ -44,10 +44,12 @@ export async function applyReports(
     for (const item of items) if (!written.has(pathOf(item))) stale.push(pathOf(item));
   };
   const namespaced = namespace === undefined ? `${base}/${kinds.plural}` : `${base}/namespaces/${encodeURIComponent(namespace)}/${kinds.plural}`;
-  await guard.run('list reports', (signal) => client.listPaged<ReportObject>(namespaced, { labelSelector: selector }, signal, collect));
+  await guard.run('list reports', (signal, answered) => client.listPaged<ReportObject>(namespaced, { labelSelector: selector }, signal, collect, answered));
   // The cluster-wide report belongs to an audit of every namespace only.
   if (namespace === undefined)
-    await guard.run('list reports', (signal) => client.listPaged<ReportObject>(`${base}/${kinds.clusterPlural}`, { labelSelector: selector }, signal, collect));
+    await guard.run('list reports', (signal, answered) =>
+      client.listPaged<ReportObject>(`${base}/${kinds.clusterPlural}`, { labelSelector: selector }, signal, collect, answered),
+    );
   for (const path of stale) await guard.run('delete report', (signal) => client.delete(path, signal));
   return { applied: written.size, deleted: stale.length };
 }

@@ -81,16 +81,24 @@ export class CallGuard {
     return now >= this.nextAttemptAt;
   }
 
-  /** Runs `call` with the deadline, recording its outcome; throws CallNotAllowed when it may not run now. */
-  async run<T>(name: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  /**
+   * Runs `call` with the deadline, recording its outcome; throws CallNotAllowed when it may not run now.
+   * A call made of several requests (a paginated list) calls `answered` after each answer: the
+   * deadline is per request, so a list of 300 pages of a big cluster is not cut off at 30 s while
+   * a page that never comes still is.
+   */
+  async run<T>(name: string, call: (signal: AbortSignal, answered: () => void) => Promise<T>): Promise<T> {
     if (!this.canCall()) throw new CallNotAllowed(this.stateValue, this.nextAttemptAt);
     const trial = this.stateValue === 'half-open';
     if (trial) this.trialInFlight = true;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DeadlineExceeded(`${name}: no answer within ${this.options.deadlineMs} ms`)), this.options.deadlineMs);
+    const answered = () => {
+      if (!controller.signal.aborted) timer.refresh();
+    };
     try {
       const result = await Promise.race([
-        call(controller.signal),
+        call(controller.signal, answered),
         new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true })),
       ]);
       this.succeeded();

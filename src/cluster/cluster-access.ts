@@ -73,7 +73,7 @@ export function createClusterAccess(
 /** The CLI's single attempt (lint --kubeconfig, audit): one guarded refresh with the configured deadline, no retry. */
 export async function fetchClusterFactsOnce(client: KubeClient, config: ProbeLintConfig): Promise<ClusterFacts> {
   const guard = new CallGuard({ ...guardOptions(config), failureThreshold: 1 }, systemClock, undefined, undefined);
-  const snapshot = await guard.run('density', (signal) => fetchDensity(client, signal, systemClock));
+  const snapshot = await guard.run('density', (signal, answered) => fetchDensity(client, signal, systemClock, answered));
   return factsFrom(snapshot, densityThresholds(config));
 }
 

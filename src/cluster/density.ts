@@ -37,17 +37,23 @@ interface PodTable {
  */
 const POD_TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
 
-/** One refresh: lists nodes, then non-terminated pods, counting pods per node page by page. */
-export async function fetchDensity(client: KubeClient, signal: AbortSignal, clock: Clock): Promise<DensitySnapshot> {
+/** One refresh: lists nodes, then non-terminated pods, counting pods per node page by page (`answered` after each). */
+export async function fetchDensity(client: KubeClient, signal: AbortSignal, clock: Clock, answered?: () => void): Promise<DensitySnapshot> {
   const capacity = new Map<string, number>();
   let listCalls = 0;
-  await client.listPaged<Node>('/api/v1/nodes', {}, signal, (items) => {
-    listCalls++;
-    for (const node of items) {
-      const name = node.metadata?.name;
-      if (name !== undefined) capacity.set(name, Number(node.status?.allocatable?.pods ?? 0));
-    }
-  });
+  await client.listPaged<Node>(
+    '/api/v1/nodes',
+    {},
+    signal,
+    (items) => {
+      listCalls++;
+      for (const node of items) {
+        const name = node.metadata?.name;
+        if (name !== undefined) capacity.set(name, Number(node.status?.allocatable?.pods ?? 0));
+      }
+    },
+    answered,
+  );
   const podsPerNode = new Map<string, number>();
   for (const name of capacity.keys()) podsPerNode.set(name, 0);
   let pods = 0;
@@ -67,6 +73,7 @@ export async function fetchDensity(client: KubeClient, signal: AbortSignal, cloc
         pods++;
       }
     },
+    answered,
   );
   return { ...summarize(capacity, podsPerNode, pods, clock.now()), listCalls };
 }

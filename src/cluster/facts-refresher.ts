@@ -46,7 +46,7 @@ export class ClusterFactsRefresher implements ClusterFactsSource {
   async refreshNow(): Promise<boolean> {
     try {
       const started = process.hrtime.bigint();
-      const snapshot = await this.guard.run('density', (signal) => fetchDensity(this.client, signal, this.clock));
+      const snapshot = await this.guard.run('density', (signal, answered) => fetchDensity(this.client, signal, this.clock, answered));
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       this.snapshot = snapshot;
       this.metrics?.podsPerNode.set(snapshot.meanPodsPerNode);

@@ -157,18 +157,29 @@ export class KubeClient {
     });
   }
 
-  /** Every page of a list (`limit` / `continue`), handed to `onPage` and then dropped; returns the resourceVersion. */
+  /**
+   * Every page of a list (`limit` / `continue`), handed to `onPage` and then dropped; returns the
+   * resourceVersion. `answered` is told of each page (the guard's per-request deadline).
+   */
   async listPaged<T>(
     path: string,
     query: Record<string, string | number | undefined>,
     signal: AbortSignal,
     onPage: (items: T[]) => void,
+    answered?: () => void,
   ): Promise<string | undefined> {
     let resourceVersion: string | undefined;
-    await this.pages<KubeList<T>>(path, query, 'application/json', signal, (page) => {
-      onPage(Array.isArray(page.items) ? page.items : []);
-      resourceVersion = page.metadata?.resourceVersion;
-    });
+    await this.pages<KubeList<T>>(
+      path,
+      query,
+      'application/json',
+      signal,
+      (page) => {
+        onPage(Array.isArray(page.items) ? page.items : []);
+        resourceVersion = page.metadata?.resourceVersion;
+      },
+      answered,
+    );
     return resourceVersion;
   }
 
@@ -179,8 +190,9 @@ export class KubeClient {
     accept: string,
     signal: AbortSignal,
     onPage: (page: T) => void,
+    answered?: () => void,
   ): Promise<void> {
-    await this.pages<T & { metadata?: { continue?: string } }>(path, query, accept, signal, onPage);
+    await this.pages<T & { metadata?: { continue?: string } }>(path, query, accept, signal, onPage, answered);
   }
 
   /** Follows `continue` tokens: at most maxPages pages, and a token seen before (a server that loops) is an error. */
@@ -190,6 +202,7 @@ export class KubeClient {
     accept: string,
     signal: AbortSignal,
     onPage: (page: T) => void,
+    answered: (() => void) | undefined,
   ): Promise<void> {
     const seen = new Set<string>();
     let token: string | undefined;
@@ -197,6 +210,7 @@ export class KubeClient {
     do {
       if (++count > this.limits.maxPages) throw new Error(`GET ${path}: more than ${this.limits.maxPages} pages; refusing to read more`);
       const page = await this.getJson<T>(path, { ...query, limit: query.limit ?? 500, continue: token }, signal, accept);
+      answered?.();
       onPage(page);
       const next = page.metadata?.continue;
       token = typeof next === 'string' && next !== '' ? next : undefined;

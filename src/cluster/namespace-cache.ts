@@ -50,10 +50,16 @@ export class NamespaceCache implements NamespaceLabels {
     if (this.stopped) return;
     try {
       const next = new Map<string, Readonly<Record<string, string>>>();
-      this.resourceVersion = await this.guard.run('namespaces', (signal) =>
-        this.client.listPaged<Namespace>('/api/v1/namespaces', {}, signal, (items) => {
-          for (const item of items) if (item.metadata?.name) next.set(item.metadata.name, { ...(item.metadata.labels ?? {}) });
-        }),
+      this.resourceVersion = await this.guard.run('namespaces', (signal, answered) =>
+        this.client.listPaged<Namespace>(
+          '/api/v1/namespaces',
+          {},
+          signal,
+          (items) => {
+            for (const item of items) if (item.metadata?.name) next.set(item.metadata.name, { ...(item.metadata.labels ?? {}) });
+          },
+          answered,
+        ),
       );
       this.labels = next;
       this.synced = true;

@@ -214,13 +214,19 @@ export async function collectEvidence(
   const sinceMs = scope.now - scope.since.ms;
   const path =
     scope.namespace === undefined ? '/apis/events.k8s.io/v1/events' : `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(scope.namespace)}/events`;
-  await guard.run('list events', (signal) =>
-    client.listPaged<KubeEvent>(path, { fieldSelector: 'regarding.kind=Pod' }, signal, (events) => {
-      for (const event of events) {
-        const counted = addEvent(evidence, owners, event, sinceMs);
-        if (counted !== undefined) seen.addFromEvent(counted);
-      }
-    }),
+  await guard.run('list events', (signal, answered) =>
+    client.listPaged<KubeEvent>(
+      path,
+      { fieldSelector: 'regarding.kind=Pod' },
+      signal,
+      (events) => {
+        for (const event of events) {
+          const counted = addEvent(evidence, owners, event, sinceMs);
+          if (counted !== undefined) seen.addFromEvent(counted);
+        }
+      },
+      answered,
+    ),
   );
   seen.apply(evidence);
   return evidence;

@@ -37,19 +37,25 @@ export async function listWorkloads(client: KubeClient, guard: CallGuard, namesp
   for (const workload of WORKLOADS) {
     const path =
       namespace === undefined ? `${workload.base}/${workload.resource}` : `${workload.base}/namespaces/${encodeURIComponent(namespace)}/${workload.resource}`;
-    await guard.run(`list ${workload.resource}`, (signal) =>
-      client.listPaged<KubeObject>(path, {}, signal, (items) => {
-        for (const item of items) {
-          // List items carry no apiVersion and kind; the engine needs both.
-          const object = { ...item, apiVersion: workload.apiVersion, kind: workload.kind };
-          if (owned !== undefined && workload.kind === 'Pod') owned.pods.push(podSummary(object));
-          if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(object)) {
-            if (owned !== undefined && workload.kind === 'Job') owned.jobs.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: object.metadata ?? {} });
-            continue;
+    await guard.run(`list ${workload.resource}`, (signal, answered) =>
+      client.listPaged<KubeObject>(
+        path,
+        {},
+        signal,
+        (items) => {
+          for (const item of items) {
+            // List items carry no apiVersion and kind; the engine needs both.
+            const object = { ...item, apiVersion: workload.apiVersion, kind: workload.kind };
+            if (owned !== undefined && workload.kind === 'Pod') owned.pods.push(podSummary(object));
+            if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(object)) {
+              if (owned !== undefined && workload.kind === 'Job') owned.jobs.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: object.metadata ?? {} });
+              continue;
+            }
+            objects.push(object);
           }
-          objects.push(object);
-        }
-      }),
+        },
+        answered,
+      ),
     );
   }
   return objects;

@@ -63,9 +63,9 @@ if ! "${buildah[@]}" inspect --type image "$base" >/dev/null 2>&1; then
   printf 'root:x:0:0:root:/root:/bin/sh\nnode:x:1000:1000::/home/node:/bin/sh\n' >"$rootfs/etc/passwd"
   printf 'root:x:0:\nnode:x:1000:\n' >"$rootfs/etc/group"
   container="$("${buildah[@]}" from scratch)"
-  "${buildah[@]}" copy "$container" "$rootfs" / >/dev/null
+  "${buildah[@]}" copy --quiet "$container" "$rootfs" / >/dev/null
   "${buildah[@]}" config --env PATH=/usr/local/bin:/bin --env NODE_VERSION="$("$rootfs/usr/local/bin/node" --version)" --cmd node "$container"
-  "${buildah[@]}" commit --rm "$container" "$base" >/dev/null
+  "${buildah[@]}" commit --quiet --rm "$container" "$base" >/dev/null
 fi
 
 # The Dockerfile's `npm ci` reaches the registry this machine's npm uses and trusts the CA file this
@@ -81,7 +81,12 @@ if [ -n "$cafile" ]; then
   mounts+=(--volume "$cafile:$cafile:ro")
 fi
 echo "build-image: building $image from the Dockerfile (NODE_IMAGE=$base)" >&2
-"${buildah[@]}" build --layers --pull-never --network host "${mounts[@]}" --build-arg "NODE_IMAGE=$base" -t "$image" -f "$root/Dockerfile" "$root" >&2
+# buildah's step-by-step output goes to a log, shown when the build fails.
+if ! "${buildah[@]}" build --layers --pull-never --network host "${mounts[@]}" --build-arg "NODE_IMAGE=$base" -t "$image" -f "$root/Dockerfile" "$root" >"$cache/build.log" 2>&1; then
+  cat "$cache/build.log" >&2
+  echo "build-image: building $image failed (the log above, also in $cache/build.log)" >&2
+  exit 1
+fi
 id="$("${buildah[@]}" inspect --type image --format '{{.FromImageID}}' "$image" | cut -c1-12)"
 archive="$cache/probe-lint-$id.tar"
 if [ ! -f "$archive" ]; then
