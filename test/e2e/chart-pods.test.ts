@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { eventually, ROOT } from '../helpers.js';
 import { helm } from '../tools.js';
 import { createNamespace, startCluster, type Cluster } from './cluster.js';
-import { NAMESPACE, RELEASE } from './install.js';
+import { installReportCrds, NAMESPACE, RELEASE } from './install.js';
 import { APP_IMAGE, nodeLeftovers, nodeUnavailable, startNode, type Node } from './node.js';
 
 /** The archive build-image.sh wrote; scripts/e2e.sh passes it on. */
@@ -78,33 +78,36 @@ function serveProcesses(): { pid: string; status: string; root: string }[] {
 
 const field = (status: string, name: string): string => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(status)?.[1]?.trim() ?? '';
 
-before(async () => {
-  if (unavailable !== undefined) return;
-  cluster = await startCluster({ pods: true });
-  node = await startNode(cluster, { images: [IMAGE_ARCHIVE!] });
-  const installed = helm([
-    'install',
+/** `helm install` or `helm upgrade` of the chart with probe-lint's image, waiting until its workloads are ready. */
+function helmRelease(command: 'install' | 'upgrade', values: string[]): void {
+  const run = helm([
+    command,
     RELEASE,
     join(ROOT, 'charts/probe-lint'),
     '--kubeconfig',
     cluster.kubeconfig,
     '--namespace',
     NAMESPACE,
-    '--create-namespace',
-    '--set',
-    `image.repository=${IMAGE.split(':')[0]}`,
-    '--set',
-    `image.tag=${IMAGE.split(':')[1]}`,
-    '--set',
-    'image.pullPolicy=Never',
-    // A review that is lost fails the request it belongs to, so the rollout below would show it.
-    '--set',
-    'webhook.failurePolicy=Fail',
+    ...(command === 'install' ? ['--create-namespace'] : ['--reuse-values']),
+    ...values.flatMap((value) => ['--set', value]),
     '--wait=watcher',
     '--timeout',
     '4m',
   ]);
-  assert.equal(installed.code, 0, `helm install: ${installed.stderr}`);
+  assert.equal(run.code, 0, `helm ${command}: ${run.stderr}`);
+}
+
+before(async () => {
+  if (unavailable !== undefined) return;
+  cluster = await startCluster({ pods: true });
+  node = await startNode(cluster, { images: [IMAGE_ARCHIVE!] });
+  helmRelease('install', [
+    `image.repository=${IMAGE.split(':')[0]}`,
+    `image.tag=${IMAGE.split(':')[1]}`,
+    'image.pullPolicy=Never',
+    // A review that is lost fails the request it belongs to, so the rollout below would show it.
+    'webhook.failurePolicy=Fail',
+  ]);
 });
 
 after(async () => {
@@ -248,5 +251,34 @@ describe('the chart running as Pods on a real node', { skip: unavailable ?? fals
     console.log(
       `rolling restart: ${during.length} Pod creations during its ${((rolledAt - restartedAt) / 1000).toFixed(1)} s, ${results.length} in all, none lost`,
     );
+  });
+
+  it("runs the chart's audit CronJob as a Job that writes every namespace's report into the cluster", async () => {
+    await installReportCrds(cluster);
+    const caBundle = async () =>
+      (await cluster.api('GET', `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${RELEASE}`)).json.webhooks[0].clientConfig.caBundle;
+    const before = await caBundle();
+    helmRelease('upgrade', ['auditReports.enabled=true']);
+    assert.equal(await caBundle(), before, 'helm upgrade keeps the CA the webhook serves under');
+
+    const created = await cluster.kubectl(['create', 'job', 'audit-now', `--from=cronjob/${RELEASE}-audit`, '-n', NAMESPACE]);
+    assert.equal(created.code, 0, created.stderr);
+    const job = await until('the audit Job to finish', async () => {
+      const status = (await cluster.api('GET', `/apis/batch/v1/namespaces/${NAMESPACE}/jobs/audit-now`)).json.status;
+      return status?.succeeded === 1 || status?.failed > 0 ? status : undefined;
+    });
+    const pod = (await cluster.api('GET', `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=job-name%3Daudit-now`)).json.items[0];
+    const log = node.containerLog(NAMESPACE, pod.metadata.name, 'audit');
+    assert.equal(job.succeeded, 1, `the audit Job failed:\n${log}`);
+    assert.equal(pod.spec.nodeName, node.name);
+    assert.match(log, /wrote \d+ /, 'audit says what it wrote');
+
+    const reports = JSON.parse((await cluster.kubectl(['get', 'policyreports.wgpolicyk8s.io', '-A', '-o', 'json'])).stdout).items as any[];
+    const warned = reports.find(
+      (report) => report.metadata.namespace === 'warned' && report.metadata.labels?.['app.kubernetes.io/managed-by'] === 'probe-lint',
+    );
+    assert.ok(warned, `a report for the namespace warned, among ${reports.map((report) => report.metadata.namespace).join(', ')}`);
+    const mirror = warned.results.find((result: any) => result.policy === 'liveness-mirrors-readiness');
+    assert.deepEqual(mirror?.resources, [{ apiVersion: 'v1', kind: 'Pod', name: 'mirror', namespace: 'warned' }]);
   });
 });

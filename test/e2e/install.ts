@@ -2,6 +2,7 @@
 // webhook the way the chart's Deployment would: `probe-lint serve` with the chart's TLS Secret, its
 // ConfigMap, and its ServiceAccount's token, listening on the Service's port 443 (the API server
 // calls the Service's ClusterIP, which the test network namespace routes to this process).
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -117,4 +118,26 @@ export async function metric(webhook: Webhook, name: string, labels: Record<stri
     if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) total += Number(line.split(' ').at(-1));
   }
   return total;
+}
+
+/** The report formats' CRDs (test/cluster/report-crds.sh), applied and waited for until their resources are served. */
+export async function installReportCrds(cluster: Cluster): Promise<void> {
+  const crds = execFileSync(join(ROOT, 'test/cluster/report-crds.sh'), { encoding: 'utf8' }).trim().split('\n');
+  for (const crd of crds) {
+    const applied = await cluster.kubectl(['apply', '-f', crd]);
+    if (applied.code !== 0) throw new Error(`kubectl apply -f ${crd}: ${applied.stderr}`);
+  }
+  const established = await cluster.kubectl(['wait', '--for', 'condition=established', '--timeout', '60s', ...crds.flatMap((crd) => ['-f', crd])]);
+  if (established.code !== 0) throw new Error(`the report CRDs were not established: ${established.stderr}`);
+  // Established is not yet served: the new resources' storage initializes (429) a moment longer.
+  for (let attempt = 0; ; attempt++) {
+    const listed = await cluster.kubectl([
+      'get',
+      'policyreports.wgpolicyk8s.io,clusterpolicyreports.wgpolicyk8s.io,reports.openreports.io,clusterreports.openreports.io',
+      '-A',
+    ]);
+    if (listed.code === 0) return;
+    if (attempt > 100) throw new Error(`the report resources are not served: ${listed.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

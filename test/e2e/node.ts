@@ -42,6 +42,8 @@ export interface Node {
   name: string;
   /** A host directory Pods mount (hostPath) to leave files the test reads, e.g. the app's event log. */
   shared: string;
+  /** What a container wrote to stdout and stderr, as the kubelet keeps it (CRI log lines). */
+  containerLog(namespace: string, pod: string, container: string): string;
   stop(): Promise<void>;
 }
 
@@ -230,6 +232,18 @@ evictionHard: {memory.available: 1Mi, nodefs.available: 1Mi, imagefs.available: 
   return {
     name: NODE_NAME,
     shared,
+    containerLog(namespace, pod, container) {
+      // <podLogsDir>/<namespace>_<pod>_<uid>/<container>/<restart>.log
+      const podDirectory = readdirSync(join(directory, 'pod-logs')).find((entry) => entry.startsWith(`${namespace}_${pod}_`));
+      if (podDirectory === undefined) return '';
+      const logs = join(directory, 'pod-logs', podDirectory, container);
+      return existsSync(logs)
+        ? readdirSync(logs)
+            .sort()
+            .map((file) => readFileSync(join(logs, file), 'utf8'))
+            .join('')
+        : '';
+    },
     async stop() {
       await stopProcess(kubelet);
       // Every container the kubelet left: killed, then removed with its sandbox.

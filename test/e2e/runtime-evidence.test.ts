@@ -4,12 +4,10 @@
 // checks with the counts the Events hold, attributed to the Deployment and to liveness, tied to the
 // static finding on the same container, first in the output — and nothing for the healthy one.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ROOT, runCliAsync } from '../helpers.js';
+import { runCliAsync } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { installChartWithoutWebhooks, renderChart, serviceAccountKubeconfig } from './install.js';
+import { installChartWithoutWebhooks, installReportCrds, renderChart, serviceAccountKubeconfig } from './install.js';
 import { appPodSpec, nodeLeftovers, nodeUnavailable, setHealth, startNode, type Node } from './node.js';
 
 const unavailable = nodeUnavailable();
@@ -138,24 +136,7 @@ describe('audit reads what the kubelet did', { skip: unavailable }, () => {
   });
 
   it('writes both report kinds into the cluster as the scheduled audit would, updates them in place, and removes stale parts', async () => {
-    const crds = execFileSync(join(ROOT, 'test/cluster/report-crds.sh'), { encoding: 'utf8' }).trim().split('\n');
-    for (const crd of crds) {
-      const applied = await cluster.kubectl(['apply', '-f', crd]);
-      assert.equal(applied.code, 0, applied.stderr);
-    }
-    const established = await cluster.kubectl(['wait', '--for', 'condition=established', '--timeout', '60s', ...crds.flatMap((crd) => ['-f', crd])]);
-    assert.equal(established.code, 0, established.stderr);
-    // Established is not yet served: the new resources' storage initializes (429) a moment longer.
-    for (let attempt = 0; ; attempt++) {
-      const listed = await cluster.kubectl([
-        'get',
-        'policyreports.wgpolicyk8s.io,clusterpolicyreports.wgpolicyk8s.io,reports.openreports.io,clusterreports.openreports.io',
-        '-A',
-      ]);
-      if (listed.code === 0) break;
-      if (attempt > 100) assert.fail(listed.stderr);
-      await sleep(200);
-    }
+    await installReportCrds(cluster);
     const kubeconfig = await serviceAccountKubeconfig(cluster, 'probe-lint-audit');
     for (const [kind, resource] of [
       ['policyreport', 'policyreports.wgpolicyk8s.io'],
