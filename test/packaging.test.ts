@@ -2,9 +2,9 @@
 // and the pre-commit hook (run with Debian's pre-commit when it is installed).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { podYaml, ROOT } from './helpers.js';
 import { helmBinary, kubectlBinary, TOOLS } from './tools.js';
@@ -124,19 +124,60 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
   const hookEnv = (extra: Record<string, string> = {}) => ({
     ...process.env,
     HOME: mkdtempSync(join(tmpdir(), 'probe-lint-precommit-home-')),
-    PRE_COMMIT_HOME: join(ROOT, '.tools/pre-commit'),
+    PRE_COMMIT_HOME: store,
     ...extra,
   });
-  const tryRepo = (repo: string) => spawnSync('pre-commit', ['try-repo', ROOT, 'probe-lint', '--all-files'], { cwd: repo, encoding: 'utf8', env: hookEnv() });
+  // The hook as users add it: a .pre-commit-config.yaml naming the repository and a commit. The
+  // commit is this working tree's (changes included), made once in a copy, as `pre-commit try-repo`
+  // makes one; unlike try-repo's throwaway store, one store serves every test, so the hook's npm
+  // install (pack and install, half a minute) runs once per suite instead of once per test.
+  let hookRepository: string;
+  let hookRev: string;
+  let store: string;
+  before(() => {
+    const work = mkdtempSync(join(tmpdir(), 'probe-lint-precommit-hook-'));
+    store = join(work, 'store');
+    hookRepository = join(work, 'probe-lint');
+    execFileSync('git', ['clone', '-q', ROOT, hookRepository]);
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+    for (const file of git(ROOT, 'ls-files', '-z', '--deleted').split('\0').filter(Boolean)) rmSync(join(hookRepository, file), { force: true });
+    for (const file of git(ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0').filter(Boolean)) {
+      if (!existsSync(join(ROOT, file))) continue;
+      mkdirSync(dirname(join(hookRepository, file)), { recursive: true });
+      cpSync(join(ROOT, file), join(hookRepository, file));
+    }
+    git(hookRepository, 'add', '-A');
+    git(
+      hookRepository,
+      '-c',
+      'user.name=probe-lint tests',
+      '-c',
+      'user.email=tests@probe-lint.invalid',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'the working tree',
+    );
+    hookRev = git(hookRepository, 'rev-parse', 'HEAD').trim();
+  });
+  const runHook = (repo: string, extra: Record<string, string> = {}) => {
+    writeFileSync(
+      join(repo, '.pre-commit-config.yaml'),
+      `repos:\n  - repo: ${JSON.stringify(hookRepository)}\n    rev: ${hookRev}\n    hooks:\n      - id: probe-lint\n`,
+    );
+    execFileSync('git', ['add', '.pre-commit-config.yaml'], { cwd: repo });
+    return spawnSync('pre-commit', ['run', '--all-files'], { cwd: repo, encoding: 'utf8', env: hookEnv(extra) });
+  };
 
   it('fails on a manifest with a probe error and names the rule', () => {
-    const run = tryRepo(repoWith('deploy/pod.yaml', BAD));
+    const run = runHook(repoWith('deploy/pod.yaml', BAD));
     assert.equal(run.status, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /success-threshold-not-one/);
   });
 
   it('passes on a good manifest', () => {
-    const run = tryRepo(repoWith('pod.yaml', GOOD));
+    const run = runHook(repoWith('pod.yaml', GOOD));
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /probe-lint \(Kubernetes probes\)\.+Passed/);
   });
@@ -148,12 +189,8 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
     cpSync(join(ROOT, 'test/fixtures/repo'), repo, { recursive: true });
     execFileSync('git', ['init', '-q'], { cwd: repo });
     execFileSync('git', ['add', '.'], { cwd: repo });
-    const run = spawnSync('pre-commit', ['try-repo', ROOT, 'probe-lint', '--all-files'], {
-      cwd: repo,
-      encoding: 'utf8',
-      // helm and kubectl (for kustomize) on PATH, as on a developer's machine.
-      env: hookEnv({ PATH: `${TOOLS}:${process.env.PATH}` }),
-    });
+    // helm and kubectl (for kustomize) on PATH, as on a developer's machine.
+    const run = runHook(repo, { PATH: `${TOOLS}:${process.env.PATH}` });
     const output = run.stdout + run.stderr;
     assert.equal(run.status, 1, output);
     assert.doesNotMatch(output, /input|invalid YAML|looks like a Go template/, 'templates and patches are never parsed as plain manifests');
