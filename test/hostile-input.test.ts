@@ -3,7 +3,7 @@
 // change, and never claim a fix it could not write.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -13,7 +13,10 @@ import { Engine } from '../src/engine/engine.js';
 import { fixSourceText } from '../src/fix/fix-source.js';
 import { writeFixedFile } from '../src/fix/write-fixes.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/formats.js';
-import type { ReportInput } from '../src/report/located.js';
+import type { InputError, ReportInput } from '../src/report/located.js';
+import { parsedUnits } from '../src/cli/lint-command.js';
+import type { InputFile } from '../src/source/inputs.js';
+import { readInputs } from '../src/source/read-inputs.js';
 import { lintText, podYaml, runCli } from './helpers.js';
 
 /** A Pod whose readiness probe sets terminationGracePeriodSeconds: an error with a fix (remove it). */
@@ -24,6 +27,7 @@ const withoutGrace = (text: string) => text.replace(/^ *terminationGracePeriodSe
 const fixed = withoutGrace(fixable);
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'probe-lint-hostile-'));
+const NO_RENDER = { helm: undefined, kustomize: undefined, values: [], set: [], enabled: false };
 
 describe('--fix writes only the manifest', () => {
   it('writes through a symlinked manifest: the target changes, the link stays a link, the mode stays, no temporary file is left', () => {
@@ -126,6 +130,36 @@ describe('what is not a manifest file is refused, not read', () => {
     assert.match(run.stdout, /latin1\.yaml.*not valid UTF-8 text \(line 2\)/);
     assert.match(run.stdout, /wide\.yaml:\d+:\d+ +error +readiness-termination-grace-period/);
     assert.doesNotMatch(run.stdout, /null byte/);
+  });
+});
+
+describe('files are read when their deployment unit comes', () => {
+  it('reads a file found in a directory when its unit is parsed, again after it is let go, and says so when it changed in between', async () => {
+    const directory = scratch();
+    for (const unit of ['a', 'b']) {
+      mkdirSync(join(directory, unit));
+      writeFileSync(join(directory, unit, 'pod.yaml'), fixed);
+    }
+    const { files, problems } = await readInputs([directory], { readStdin: () => '', env: {}, render: NO_RENDER });
+    assert.deepEqual(problems, []);
+    const [first, second] = files as [InputFile, InputFile];
+    // Checked when found, read when asked: what is on disk then is what is read.
+    writeFileSync(join(directory, 'a', 'pod.yaml'), fixable);
+    assert.equal(first.text, fixable);
+    writeFileSync(join(directory, 'a', 'pod.yaml'), fixed);
+    assert.equal(first.text, fixable, 'read once, until it is let go');
+    first.release!();
+    assert.equal(first.text, fixed, 'read again after release');
+
+    rmSync(join(directory, 'b', 'pod.yaml'));
+    const errors: InputError[] = [];
+    const units = [...parsedUnits(files, errors, true)];
+    assert.deepEqual(
+      units.map((unit) => unit.documents.length),
+      [1, 0],
+      'the first unit is linted, the second has nothing left to lint',
+    );
+    assert.deepEqual(errors, [{ file: second.path, message: 'cannot read: no such file or directory' }]);
   });
 });
 

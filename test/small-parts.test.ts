@@ -99,6 +99,27 @@ describe('positions of pointers in YAML', () => {
       [['x', 4]],
     );
   });
+
+  it('finds keys that are not strings by the text js-yaml keys them with, and keys that merge keys bring', () => {
+    const source = new SourceFile('t.yaml', ['base: &b {port: 1}', '1: one', 'null: nothing', 'true: yes', 'svc:', '  <<: *b', '  name: x', ''].join('\n'));
+    assert.deepEqual(
+      [at(source, 0, '/1'), at(source, 0, '/null'), at(source, 0, '/true'), at(source, 0, '/svc/name'), at(source, 0, '/svc/port')],
+      ['2:1', '3:1', '4:1', '7:3', '5:1'],
+    );
+  });
+
+  it('places what is deep in a large file (records grown in place) as in the same document alone', () => {
+    const document = (index: number) =>
+      `kind: Pod\nmetadata:\n  name: p${index}\nspec:\n  containers:\n    - name: c\n      ports: [{containerPort: ${index}}]\n`;
+    const text = Array.from({ length: 4000 }, (_, index) => document(index)).join('---\n');
+    assert.ok(text.length > 256 * 1024, 'past the size where records grow in place');
+    const large = new SourceFile('large.yaml', text);
+    const alone = new SourceFile('alone.yaml', document(3999));
+    const last = large.locate(3999, '/spec/containers/0/ports/0/containerPort');
+    const expected = alone.locate(0, '/spec/containers/0/ports/0/containerPort');
+    assert.deepEqual([last.line - large.positionAt(large.documentOffset(3999)!).line + 1, last.column], [expected.line, expected.column]);
+    assert.equal(large.locate(3999, '/metadata/name').line, 3999 * 8 + 3);
+  });
 });
 
 describe('deep copies', () => {

@@ -6,8 +6,15 @@ import { findPodSites } from '../model/pod-site.js';
 import type { SummaryCounts } from '../report/located.js';
 import type { InputFile } from '../source/inputs.js';
 
-/** `engine`: the resources and containers the engine saw, every rendering counted. */
-export function inputCounts(files: readonly InputFile[], documents: readonly LintDocument[], engine: { resources: number; containers: number }): SummaryCounts {
+/**
+ * The counts of a group of files, once the engine has said how many resources and containers it saw
+ * (every rendering counted). What repeats is found now, while the documents are there: the engine
+ * lets them go one by one.
+ */
+export function inputCounts(
+  files: readonly InputFile[],
+  documents: readonly LintDocument[],
+): (engine: { resources: number; containers: number }) => SummaryCounts {
   const units = { helm: new Set<string>(), kustomize: new Set<string>() };
   let renderings = 0;
   let plain = 0;
@@ -19,10 +26,11 @@ export function inputCounts(files: readonly InputFile[], documents: readonly Lin
       units[file.rendered.from].add(root);
     }
   }
-  if (renderings === 0) return { files: plain, ...engine };
+  if (renderings === 0) return (engine) => ({ files: plain, ...engine });
   // Only rendered objects repeat: those seen before are taken off the engine's counts.
   const seen = new Set<string>();
-  let { resources, containers } = engine;
+  let repeatedResources = 0;
+  let repeatedContainers = 0;
   for (const document of documents) {
     for (const resource of document.resources) {
       const rendered = resource.origin.rendered;
@@ -33,16 +41,16 @@ export function inputCounts(files: readonly InputFile[], documents: readonly Lin
         seen.add(key);
         continue;
       }
-      resources--;
-      for (const site of findPodSites(resource)) containers -= site.containers.length;
+      repeatedResources++;
+      for (const site of findPodSites(resource)) repeatedContainers += site.containers.length;
     }
   }
-  return {
+  return (engine) => ({
     files: plain,
     ...(units.helm.size > 0 ? { charts: units.helm.size } : {}),
     ...(units.kustomize.size > 0 ? { kustomizations: units.kustomize.size } : {}),
     renderings,
-    resources,
-    containers,
-  };
+    resources: engine.resources - repeatedResources,
+    containers: engine.containers - repeatedContainers,
+  });
 }

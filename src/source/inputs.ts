@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { extname, join } from 'node:path';
 import { NO_EXCLUSION, type PathExclusion } from './excluded-paths.js';
@@ -17,6 +18,15 @@ export interface InputFile {
   encoding?: TextEncoding;
   /** Set for the output of `helm template` or `kustomize build`: where each document came from. */
   rendered?: RenderedOrigin;
+  /** Lets go of the text of a file on disk; it is read again if asked for (see diskFile). */
+  release?(): void;
+}
+
+/** A file on disk that could not be read again after it was checked (it changed while probe-lint ran). */
+export class InputChanged extends Error {
+  constructor(readonly problem: InputProblem) {
+    super(problem.message);
+  }
 }
 
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -45,9 +55,9 @@ export function readPlainInputs(paths: readonly string[], readStdin: () => strin
   const files: InputFile[] = [];
   const problems: InputProblem[] = [];
   const read = (path: string) => {
-    const outcome = readManifestFile(path);
-    if ('text' in outcome) files.push({ path, ...outcome });
-    else problems.push({ path, message: outcome.problem });
+    const outcome = checkManifestFile(path);
+    if ('problem' in outcome) problems.push({ path, message: outcome.problem });
+    else files.push(diskFile(path, outcome.encoding));
   };
   for (const path of paths) {
     if (path === '-') {
@@ -94,8 +104,57 @@ export function manifestFilesUnder(directory: string, problems: InputProblem[], 
   return found;
 }
 
+/**
+ * A manifest on disk, checked when found (checkManifestFile) and read when its text is first asked
+ * for. release() lets the text go: a directory is linted one deployment unit at a time, and only
+ * that unit's texts are held, not the whole tree's. A file that can no longer be read as it was
+ * checked throws InputChanged where its text is asked for.
+ */
+function diskFile(path: string, encoding: TextEncoding | undefined): InputFile {
+  let text: string | undefined;
+  const file: InputFile = {
+    path,
+    ...(encoding === undefined ? {} : { encoding }),
+    text: '',
+    release: () => {
+      text = undefined;
+    },
+  };
+  // An own, enumerable accessor: a copy of the object ({ ...file }) reads the text like any field.
+  Object.defineProperty(file, 'text', {
+    enumerable: true,
+    get: (): string => {
+      if (text === undefined) {
+        const read = readManifestFile(path);
+        if ('problem' in read) throw new InputChanged({ path, message: read.problem });
+        text = read.text;
+      }
+      return text;
+    },
+    set: (value: string) => {
+      text = value;
+    },
+  });
+  return file;
+}
+
+/** What readManifestFile would find, without keeping the text: the encoding, or why the file cannot be read. */
+function checkManifestFile(path: string): { encoding: TextEncoding | undefined } | { problem: string } {
+  const bytes = readManifestBytes(path);
+  if ('problem' in bytes) return bytes;
+  const encoding = byteOrderMarkOf(bytes);
+  // Only UTF-8 can be invalid (decodeText says where); decoding is left for when the text is read.
+  if (encoding === undefined && !isUtf8(bytes)) return { problem: notUtf8(bytes) };
+  return { encoding };
+}
+
 /** Reads one manifest: a regular file, at most MAX_INPUT_BYTES, as UTF-8 (or UTF-16 with a byte-order mark). */
 export function readManifestFile(path: string): DecodedText | { problem: string } {
+  const bytes = readManifestBytes(path);
+  return 'problem' in bytes ? bytes : decodeText(bytes);
+}
+
+function readManifestBytes(path: string): Buffer | { problem: string } {
   let descriptor: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below as not a regular file.
@@ -117,7 +176,7 @@ export function readManifestFile(path: string): DecodedText | { problem: string 
       if (count === 0) break;
       offset += count;
     }
-    return decodeText(buffer.subarray(0, offset));
+    return buffer.subarray(0, offset);
   } catch (error) {
     return { problem: `cannot read: ${describeFsError(error)}` };
   } finally {
@@ -143,17 +202,26 @@ export function encodeText(text: string, encoding: TextEncoding = 'utf-8'): Buff
  * silently replaced (a --fix would otherwise rewrite them).
  */
 function decodeText(buffer: Buffer): DecodedText | { problem: string } {
+  const encoding = byteOrderMarkOf(buffer);
   // ignoreBOM keeps a byte-order mark in the text, so that --fix writes it back.
-  if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: new TextDecoder('utf-16le', { ignoreBOM: true }).decode(buffer), encoding: 'utf-16le' };
-  if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: new TextDecoder('utf-16be', { ignoreBOM: true }).decode(buffer), encoding: 'utf-16be' };
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buffer) };
-  } catch {
-    const text = buffer.toString('utf8');
-    const bad = text.indexOf('\uFFFD');
-    const line = text.slice(0, bad).split('\n').length;
-    return { problem: `not valid UTF-8 text (line ${line}): YAML manifests must be UTF-8; convert the file (e.g. iconv -f latin1 -t utf-8)` };
-  }
+  if (encoding !== undefined) return { text: new TextDecoder(encoding, { ignoreBOM: true }).decode(buffer), encoding };
+  // toString makes a string of its own (a byte-order mark kept); TextDecoder's result kept the whole
+  // buffer alive beside it, the file twice in memory.
+  return isUtf8(buffer) ? { text: buffer.toString('utf8') } : { problem: notUtf8(buffer) };
+}
+
+/** Where bytes that are not UTF-8 first appear, said so. */
+function notUtf8(buffer: Buffer): string {
+  const text = buffer.toString('utf8');
+  const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
+  return `not valid UTF-8 text (line ${line}): YAML manifests must be UTF-8; convert the file (e.g. iconv -f latin1 -t utf-8)`;
+}
+
+/** UTF-16 by its byte-order mark; undefined for UTF-8. */
+function byteOrderMarkOf(buffer: Buffer): 'utf-16le' | 'utf-16be' | undefined {
+  if (buffer[0] === 0xff && buffer[1] === 0xfe) return 'utf-16le';
+  if (buffer[0] === 0xfe && buffer[1] === 0xff) return 'utf-16be';
+  return undefined;
 }
 
 function kindOf(stat: Stats): string {

@@ -3,7 +3,7 @@ import { parsePointer } from '../model/pointer.js';
 import type { Position } from '../model/position.js';
 import { LineIndex } from './line-index.js';
 import { KUBECTL_SCHEMA } from './yaml11-schema.js';
-import { itemOf, memberOf, PositionRecorder } from './yaml-positions.js';
+import { PositionRecorder } from './yaml-positions.js';
 
 export interface ParseError {
   file: string;
@@ -43,7 +43,9 @@ export class SourceFile {
     readonly text: string,
   ) {
     this.lines = new LineIndex(text);
+    this.recorder.prepare(text.length);
     this.parse();
+    this.recorder.finish();
   }
 
   private parse(): void {
@@ -119,33 +121,28 @@ export class SourceFile {
    * to its nearest existing ancestor.
    */
   locate(documentIndex: number, pointer: string): Position {
-    const root = this.recorder.roots[documentIndex];
+    const root = this.recorder.root(documentIndex);
     if (root === undefined) return this.positionAt(0);
-    let offset = root.start;
-    let children = root.children;
-    let isSequence = Array.isArray(this.documents[documentIndex]?.value);
+    let at = root;
     let node: unknown = this.documents[documentIndex]?.value;
     for (const segment of parsePointer(pointer)) {
-      if (isSequence) {
-        const item = itemOf(children, Number(segment));
-        if (item === undefined) break;
-        offset = item.offset;
-        children = item.children;
-      } else {
-        const member = memberOf(children, segment);
-        if (member === undefined) break;
-        offset = member.keyOffset;
-        children = member.children;
-      }
+      const next = Array.isArray(node) ? this.recorder.item(at.record, Number(segment)) : this.recorder.member(at.record, segment);
+      if (next === undefined) break;
+      at = next;
       node = (node as Record<string, unknown> | null)?.[segment];
-      isSequence = Array.isArray(node);
     }
-    return this.positionAt(offset);
+    return this.positionAt(at.offset);
+  }
+
+  /** Lets a document's value go (its positions stay, for the findings already located). */
+  forget(documentIndex: number): void {
+    const document = this.documents[documentIndex];
+    if (document !== undefined) document.value = undefined;
   }
 
   /** Offset of a document's root node in the text. */
   documentOffset(documentIndex: number): number | undefined {
-    return this.recorder.roots[documentIndex]?.start;
+    return this.recorder.root(documentIndex)?.offset;
   }
 
   positionAt(offset: number): Position {

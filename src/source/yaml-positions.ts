@@ -1,31 +1,23 @@
 // Positions of YAML nodes, recorded while js-yaml parses.
 //
-// js-yaml's `listener` fires 'open' and 'close' around every node it composes. For every
-// container we keep the source offsets of its children in a flat list, stored in its parent's
-// list and, for a document's root, in `roots`. A JSON Pointer is then turned into line:column by
-// walking these lists, without a second parse. This runs on the hot path: it allocates one array
-// per container and nothing per scalar. (Keeping positions on the parsed objects, through a
-// WeakMap or a symbol property, cost a third to a half of the parse; the `yaml` package's
-// Document API costs several parses.)
+// js-yaml's `listener` fires 'open' and 'close' around every node it composes. At its close each
+// container with children is written as one record into a flat Int32Array: for a sequence, its
+// count and (offset, record) per item; for a mapping, its count and (key offset, key id, record)
+// per member, where a child's record is its own record's index (NONE for a scalar or an empty
+// container) and a key id indexes the file's table of distinct keys. A JSON Pointer is turned into
+// line:column by walking the records, without a second parse. This runs on the hot path: it
+// allocates nothing per node. (A JavaScript array per container took 38 MB on 10,000 Deployments,
+// the records 10 MB: a key is 4 bytes instead of a string of its own, a member 12 bytes instead of
+// 24, and there is no array header per container. Keeping positions on the parsed objects, through
+// a WeakMap or a symbol property, cost a third to a half of the parse.)
 
-/**
- * The children of one container, flat, in source order, kept in what the lookups read: for a
- * sequence (offset, children) per item; for a mapping (key offset, key, value's children) per
- * member. While a container is open its children are (offset, value, children) triples, for a
- * mapping alternating key and value.
- */
-export type ChildList = unknown[];
-/** Slots of one open child: offset, value, children. */
-const STRIDE = 3;
-/** Slots of one item of a closed sequence's list, and of one member of a closed mapping's. */
+/** A child with no record: a scalar, or a container without children. */
+const NONE = -1;
+/** Texts from this many characters on have their records in a buffer that grows in place. */
+const LARGE_TEXT = 256 * 1024;
+/** Ints of one item of a sequence's record, and of one member of a mapping's. */
 const ITEM = 2;
 const MEMBER = 3;
-
-export interface RootPositions {
-  /** Offset of the document's root node. */
-  start: number;
-  children: ChildList;
-}
 
 export interface DuplicateKey {
   key: string;
@@ -36,12 +28,14 @@ export interface DuplicateKey {
   documentIndex: number;
 }
 
-const NO_CHILDREN: ChildList = [];
+/** Where a node starts and the record of its children (NONE when it has none). */
+export interface NodePositions {
+  offset: number;
+  record: number;
+}
 
 /** Records positions during js-yaml parses. Pass `listener` in js-yaml's load options. */
 export class PositionRecorder {
-  /** Per document index, its root's positions. */
-  readonly roots: RootPositions[] = [];
   readonly duplicateKeys: DuplicateKey[] = [];
   /** Added to every position: set when a stream is parsed one document at a time. */
   baseOffset = 0;
@@ -49,107 +43,186 @@ export class PositionRecorder {
   documentIndex = 0;
   /** Look for duplicate keys (costs a key count per mapping; only needed when a strict parse found one). */
   detectDuplicates = false;
-  /** Open nodes, two slots each: start offset, then where its children begin in `pending`. */
+  /** Per document index, its root's offset and record. */
+  private readonly rootOffsets: number[] = [];
+  private readonly rootRecords: number[] = [];
+  /**
+   * The records, in a buffer that grows in place up to a bound set from the text's length: growing
+   * by copies left the old arrays as garbage (three times the records' size in the heap at the
+   * peak; 38 MB more RSS on a 16 MB file for 9 MB of records). Only the pages written take memory.
+   */
+  private recordsBuffer = new ArrayBuffer(4096, { maxByteLength: 4096 });
+  private records = new Int32Array(this.recordsBuffer);
+  private recordsLength = 0;
+  private readonly keyIds = new Map<string, number>();
+  private readonly keys: string[] = [];
+  /** Open nodes, two slots each: start offset, then how many open children there were when it opened. */
   private stack: number[] = [];
   /**
-   * The children of every open node, end to end (a node's own are the last ones while it is open).
-   * A node's list is copied out at its close, at its exact size and with only the slots a lookup
-   * reads: lists grown by pushes kept a third of their room empty, and held a value's offset and a
-   * key's children that nothing reads (together 52 of the 90 MB positions took on 10,000 Deployments).
+   * The children of every open node, end to end (a node's own are the last ones while it is open):
+   * (offset, record) in `pendingInts`, and the parsed value in `pendingValues` (a mapping's keys are
+   * read from it at the mapping's close).
    */
-  private pending: unknown[] = [];
-  private pendingLength = 0;
+  private pendingInts = new Int32Array(256);
+  private pendingValues: unknown[] = [];
+  private pendingCount = 0;
 
   readonly listener = (event: 'open' | 'close', state: { position: number; result: unknown }): void => {
     const stack = this.stack;
     if (event === 'open') {
-      stack.push(state.position + this.baseOffset, this.pendingLength);
+      stack.push(state.position + this.baseOffset, this.pendingCount);
       return;
     }
     const from = stack.pop()!;
     const start = stack.pop()!;
     const result = state.result;
-    let children: ChildList;
-    // js-yaml wraps some nodes (a flow collection at the top level) in a second composeNode with
-    // the same result: the inner node's list is the real one.
-    if (this.pendingLength - from === STRIDE && this.pending[from + 1] === result && result !== null && typeof result === 'object') {
-      children = this.pending[from + 2] as ChildList;
-    } else {
-      children = this.pendingLength === from ? NO_CHILDREN : closedList(this.pending, from, this.pendingLength, Array.isArray(result));
+    const count = this.pendingCount - from;
+    let record = NONE;
+    if (count > 0) {
+      // js-yaml wraps some nodes (a flow collection at the top level) in a second composeNode with
+      // the same result: the inner node's record is the real one.
+      if (count === 1 && this.pendingValues[from] === result && result !== null && typeof result === 'object') record = this.pendingInts[2 * from + 1]!;
+      else record = Array.isArray(result) ? this.writeSequence(from, count) : this.writeMapping(from, count, result);
     }
-    this.pendingLength = from;
-    if (this.detectDuplicates && children.length > 0 && result !== null && typeof result === 'object' && !Array.isArray(result)) {
-      this.findDuplicates(result, children);
-    }
+    this.pendingCount = from;
     if (stack.length === 0) {
-      this.roots[this.documentIndex++] = { start, children };
+      this.rootOffsets[this.documentIndex] = start;
+      this.rootRecords[this.documentIndex++] = record;
       return;
     }
-    const pending = this.pending;
-    let at = this.pendingLength;
-    pending[at++] = start;
-    pending[at++] = result;
-    pending[at++] = children;
-    this.pendingLength = at;
+    if (2 * from + 2 > this.pendingInts.length) this.pendingInts = grown(this.pendingInts, 2 * from + 2);
+    this.pendingInts[2 * from] = start;
+    this.pendingInts[2 * from + 1] = record;
+    this.pendingValues[from] = result;
+    this.pendingCount = from + 1;
   };
 
   /** Reset between streams (a parse that failed half-way leaves open frames). */
   reset(): void {
     this.stack = [];
-    this.pending = [];
-    this.pendingLength = 0;
+    this.pendingValues = [];
+    this.pendingCount = 0;
   }
 
-  private findDuplicates(mapping: object, children: ChildList): void {
-    if (children.length / MEMBER <= Object.keys(mapping).length) return;
-    const seen = new Set<string>();
-    for (let i = 0; i < children.length; i += MEMBER) {
-      const key = String(children[i + 1]);
-      if (key === '<<') continue; // merge keys may repeat
-      if (seen.has(key)) this.duplicateKeys.push({ key, offset: children[i] as number, mapping, documentIndex: this.documentIndex });
-      seen.add(key);
+  /**
+   * Before the first stream: room for the records of `textLength` characters of YAML. A node takes
+   * at least one character, and at most two ints in its parent's record and one of its own.
+   */
+  prepare(textLength: number): void {
+    // A small file's records grow by copies (reserving room costs a system call; a corpus of small files pays it per file).
+    this.recordsBuffer = textLength < LARGE_TEXT ? new ArrayBuffer(4096) : new ArrayBuffer(4096, { maxByteLength: 4 * (3 * textLength + 64) });
+    this.records = new Int32Array(this.recordsBuffer);
+  }
+
+  /** After the last stream: the records at their exact size, and nothing of the parse kept. */
+  finish(): void {
+    this.reset();
+    this.pendingInts = new Int32Array(0);
+    if (this.recordsBuffer.resizable) this.recordsBuffer.resize(4 * this.recordsLength);
+    else {
+      this.records = this.records.slice(0, this.recordsLength);
+      this.recordsBuffer = this.records.buffer;
     }
   }
-}
 
-/**
- * A closed container's list from its open children `pending[from, to)`, at its exact size: a
- * sequence keeps each item's offset and children; a mapping each key's offset, the key, and the
- * value's children. A key's own children and a value's offset are never looked up; js-yaml may
- * leave an empty trailing node after a mapping's last pair (before a "---"), which is dropped.
- */
-function closedList(pending: unknown[], from: number, to: number, sequence: boolean): ChildList {
-  const count = (to - from) / STRIDE;
-  if (sequence) {
-    const list: ChildList = new Array(count * ITEM);
+  /** A document's root: its offset and record; undefined when no document has that index. */
+  root(documentIndex: number): NodePositions | undefined {
+    const offset = this.rootOffsets[documentIndex];
+    return offset === undefined ? undefined : { offset, record: this.rootRecords[documentIndex]! };
+  }
+
+  /** A mapping member found by key: the key's offset and the value's record; the last occurrence wins, like the value js-yaml kept. */
+  member(record: number, key: string): NodePositions | undefined {
+    const id = this.keyIds.get(key);
+    if (record === NONE || id === undefined) return undefined;
+    const records = this.records;
+    for (let at = record + 1 + (records[record]! - 1) * MEMBER; at > record; at -= MEMBER) {
+      if (records[at + 1] === id) return { offset: records[at]!, record: records[at + 2]! };
+    }
+    return undefined;
+  }
+
+  /** A sequence item: its offset and record. */
+  item(record: number, index: number): NodePositions | undefined {
+    if (record === NONE || !Number.isInteger(index) || index < 0 || index >= this.records[record]!) return undefined;
+    const at = record + 1 + index * ITEM;
+    return { offset: this.records[at]!, record: this.records[at + 1]! };
+  }
+
+  private writeSequence(from: number, count: number): number {
+    const record = this.reserve(1 + count * ITEM);
+    const records = this.records;
+    const pending = this.pendingInts;
+    records[record] = count;
     for (let item = 0; item < count; item++) {
-      list[item * ITEM] = pending[from + item * STRIDE];
-      list[item * ITEM + 1] = pending[from + item * STRIDE + 2];
+      records[record + 1 + item * ITEM] = pending[2 * (from + item)]!;
+      records[record + 2 + item * ITEM] = pending[2 * (from + item) + 1]!;
     }
-    return list;
+    return record;
   }
-  const members = Math.floor(count / 2);
-  const list: ChildList = new Array(members * MEMBER);
-  for (let member = 0; member < members; member++) {
-    const key = from + member * 2 * STRIDE;
-    list[member * MEMBER] = pending[key];
-    list[member * MEMBER + 1] = pending[key + 1];
-    list[member * MEMBER + 2] = pending[key + STRIDE + 2];
+
+  /** js-yaml may leave an empty trailing node after a mapping's last pair (before a "---"): it is dropped. */
+  private writeMapping(from: number, count: number, mapping: unknown): number {
+    const members = Math.floor(count / 2);
+    const record = this.reserve(1 + members * MEMBER);
+    const records = this.records;
+    const pending = this.pendingInts;
+    records[record] = members;
+    for (let member = 0; member < members; member++) {
+      const key = from + 2 * member;
+      const at = record + 1 + member * MEMBER;
+      records[at] = pending[2 * key]!;
+      records[at + 1] = this.keyId(this.pendingValues[key]);
+      records[at + 2] = pending[2 * key + 3]!;
+    }
+    if (this.detectDuplicates && mapping !== null && typeof mapping === 'object') this.findDuplicates(mapping, record);
+    return record;
   }
-  return list;
+
+  /** The key's id in the file's table of distinct keys (a key is read as js-yaml keys the object: as a string). */
+  private keyId(value: unknown): number {
+    const key = typeof value === 'string' ? value : String(value);
+    let id = this.keyIds.get(key);
+    if (id === undefined) {
+      id = this.keys.length;
+      this.keys.push(key);
+      this.keyIds.set(key, id);
+    }
+    return id;
+  }
+
+  /** Room for `size` more ints; returns where they start. */
+  private reserve(size: number): number {
+    const at = this.recordsLength;
+    if (at + size > this.records.length) {
+      const bytes = Math.max(4 * (at + size), 2 * this.recordsBuffer.byteLength);
+      if (this.recordsBuffer.resizable) this.recordsBuffer.resize(Math.min(this.recordsBuffer.maxByteLength, bytes));
+      else {
+        this.records = grown(this.records, bytes / 4);
+        this.recordsBuffer = this.records.buffer;
+      }
+    }
+    this.recordsLength = at + size;
+    return at;
+  }
+
+  private findDuplicates(mapping: object, record: number): void {
+    const members = this.records[record]!;
+    if (members <= Object.keys(mapping).length) return;
+    const seen = new Set<number>();
+    for (let at = record + 1; at < record + 1 + members * MEMBER; at += MEMBER) {
+      const id = this.records[at + 1]!;
+      const key = this.keys[id]!;
+      if (key === '<<') continue; // merge keys may repeat
+      if (seen.has(id)) this.duplicateKeys.push({ key, offset: this.records[at]!, mapping, documentIndex: this.documentIndex });
+      seen.add(id);
+    }
+  }
 }
 
-/** The (offset, children) of a mapping member's value, found by key; the last occurrence wins, like the value js-yaml kept. */
-export function memberOf(children: ChildList, key: string): { keyOffset: number; children: ChildList } | undefined {
-  let found: number | undefined;
-  for (let i = 0; i < children.length; i += MEMBER) {
-    if (String(children[i + 1]) === key) found = i;
-  }
-  return found === undefined ? undefined : { keyOffset: children[found] as number, children: children[found + 2] as ChildList };
-}
-
-/** The (offset, children) of a sequence item. */
-export function itemOf(children: ChildList, index: number): { offset: number; children: ChildList } | undefined {
-  if (!Number.isInteger(index) || index < 0 || index * ITEM >= children.length) return undefined;
-  return { offset: children[index * ITEM] as number, children: children[index * ITEM + 1] as ChildList };
+/** A copy of `array` with room for at least `needed` ints (doubling, so appends stay linear). */
+function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(Math.max(needed, array.length * 2));
+  next.set(array);
+  return next;
 }
