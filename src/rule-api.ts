@@ -15,7 +15,7 @@ export {
   type Severity,
 } from './engine/rule.js';
 export { didYouMean } from './engine/did-you-mean.js';
-export { ignoreAnnotations, IGNORE_ANNOTATION } from './engine/suppression.js';
+export { hasIgnoreAnnotation, ignoreAnnotations, IGNORE_ANNOTATION } from './engine/suppression.js';
 export { describeValue, isInt32, isInt64, type DecodeIssue } from './model/decode.js';
 export { counted, countText, failureConsequence, isDefaulted, product, quotedFromCluster, secondsText } from './model/describe.js';
 export { PROBE_NUMBER_FIELDS, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';

@@ -1,4 +1,4 @@
-import { celString, defineRule, didYouMean, IGNORE_ANNOTATION, ignoreAnnotations, joinPointer } from '../../src/rule-api.js';
+import { celString, defineRule, didYouMean, hasIgnoreAnnotation, IGNORE_ANNOTATION, ignoreAnnotations, joinPointer } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -21,9 +21,9 @@ export default defineRule({
     },
   },
   checkPodSite({ site, knownRules, report }) {
-    // Most objects have no annotations at all: nothing to build pointers for.
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: a shortcut; without annotations the loops below find no key.
-    if (!hasAnnotations(site.resource.object.metadata) && !hasAnnotations(site.podMetadata)) return;
+    // Most objects have no ignore annotation: nothing to build pointers for.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: a shortcut; without one the loops below find no key.
+    if (!hasIgnoreAnnotation(site.resource.object.metadata) && !hasIgnoreAnnotation(site.podMetadata)) return;
     const places = [
       { metadata: site.resource.object.metadata, pointer: joinPointer(site.resource.pointer, 'metadata', 'annotations') },
       { metadata: site.podMetadata, pointer: site.pointer.replace(/\/spec$/, '/metadata/annotations') },
@@ -49,11 +49,6 @@ export default defineRule({
     }
   },
 });
-
-function hasAnnotations(metadata: { annotations?: unknown } | undefined): boolean {
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: read only by the shortcut above, which changes no finding.
-  return typeof metadata?.annotations === 'object' && metadata.annotations !== null;
-}
 
 /**
  * The same check in CEL, over the object's and the pod template's annotations: the keys the

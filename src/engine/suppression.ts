@@ -67,15 +67,24 @@ export class SuppressionPolicy {
   }
 }
 
+/** Whether any annotation of `metadata` is an ignore annotation (most objects have none: the keys are not built for them). */
+export function hasIgnoreAnnotation(metadata: ObjectMeta | undefined): boolean {
+  const annotations = metadata?.annotations;
+  // Stryker disable next-line ConditionalExpression: annotations that are text hold no key either.
+  if (annotations === null || typeof annotations !== 'object') return false;
+  for (const key in annotations) if (key.startsWith(IGNORE_ANNOTATION)) return true;
+  return false;
+}
+
 /** The ignore annotations that apply to a container (or to the object, without a container). */
 export function ignoreAnnotations(metadata: readonly (ObjectMeta | undefined)[], container: string | undefined): IgnoreAnnotation[] {
-  // Stryker disable next-line ConditionalExpression: the key "….undefined" names no container anyone writes.
-  const keys = container === undefined ? [IGNORE_ANNOTATION] : [IGNORE_ANNOTATION, `${IGNORE_ANNOTATION}.${container}`];
   const found: IgnoreAnnotation[] = [];
   for (const item of metadata) {
-    const annotations = item?.annotations;
-    // Stryker disable next-line ConditionalExpression: annotations that are text hold no key either.
-    if (annotations === null || typeof annotations !== 'object') continue;
+    // This runs for every finding: the keys are built only for metadata that has one.
+    if (!hasIgnoreAnnotation(item)) continue;
+    const annotations = item!.annotations!;
+    // Stryker disable next-line ConditionalExpression: the key "….undefined" names no container anyone writes.
+    const keys = container === undefined ? [IGNORE_ANNOTATION] : [IGNORE_ANNOTATION, `${IGNORE_ANNOTATION}.${container}`];
     for (const key of keys) {
       const value = annotations[key];
       if (typeof value === 'string') found.push(parseIgnoreAnnotation(key, value));

@@ -53,6 +53,8 @@ export function resolvePlainScalar(text: string): Resolved {
     return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(text) ? { value: Number(text) } : undefined;
   }
   if (!isDigit && !isSign) return undefined;
+  // The common integer (a port, a count): digits only, no leading zero, exact as a double.
+  if (isDigit && text.length <= 15 && (first !== 0x30 || text.length === 1) && onlyDigits(text)) return { value: Number(text) };
   const timestamp = isDigit ? timestampJson(text) : undefined;
   if (timestamp !== undefined) return { value: timestamp };
   const plain = text.includes('_') ? text.replace(/_/g, '') : text;
@@ -60,6 +62,14 @@ export function resolvePlainScalar(text: string): Resolved {
   if (GO_FLOAT.test(plain)) return { value: Number(plain) };
   if (/^-0b[01]+$/.test(plain)) return { value: -parseInt(plain.slice(3), 2) };
   return undefined;
+}
+
+function onlyDigits(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 function goInteger(plain: string): number {
