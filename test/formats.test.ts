@@ -55,7 +55,7 @@ describe('--format json', () => {
   const { located } = lintText(podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\nreadinessProbe:\n  tcpSocket:\n    port: 81'));
   const suppressed = located.map((finding) => ({ ...finding, suppression: { by: 'annotation' as const, reason: 'probe-lint.dev/ignore' } }));
 
-  it('is written in chunks as the findings go, and the chunks are exactly JSON.stringify with two spaces (SARIF too)', () => {
+  it('is written in chunks as the findings go, and the chunks are exactly JSON.stringify with two spaces (SARIF too)', async () => {
     const many = Array.from({ length: 500 }, () => located[0]!);
     const cases: [ReportInput['findings'], boolean][] = [
       [many, true],
@@ -66,10 +66,10 @@ describe('--format json', () => {
     for (const [findings, showSuppressed] of cases) {
       const input = inputWith(findings, findings.length === 0 ? [] : suppressed, showSuppressed);
       for (const format of ['json', 'sarif'] as const) {
-        const chunks = [...reportChunks(format, input)];
+        const chunks = [...(await reportChunks(format, input))];
         const text = chunks.join('');
         const what = `${format}, ${findings.length} findings, suppressed ${showSuppressed ? 'shown' : 'hidden'}`;
-        assert.equal(text, formatReport(format, input), what);
+        assert.equal(text, await formatReport(format, input), what);
         assert.equal(text, JSON.stringify(JSON.parse(text), null, 2) + '\n', what);
         // 500 findings of about 1 KB: more than one 64 KiB chunk, none far past it but the first and
         // the last, which also carry what comes before and after the list (SARIF's rules and their help).
@@ -77,11 +77,11 @@ describe('--format json', () => {
           assert.ok(chunks.length > 2 && chunks.slice(1, -1).every((chunk) => chunk.length < 80 * 1024), `${what}: ${chunks.length} chunks`);
         }
       }
-      const parsed = JSON.parse(formatReport('json', input)) as { findings: unknown[]; suppressed?: unknown[]; inputErrors: unknown[] };
+      const parsed = JSON.parse(await formatReport('json', input)) as { findings: unknown[]; suppressed?: unknown[]; inputErrors: unknown[] };
       assert.equal(parsed.findings.length, findings.length);
       assert.equal(parsed.suppressed?.length, showSuppressed ? (findings.length === 0 ? 0 : suppressed.length) : undefined);
       assert.deepEqual(parsed.inputErrors, [{ file: 'broken.yaml', message: 'not YAML' }]);
-      const sarif = JSON.parse(formatReport('sarif', input)) as { runs: { results: unknown[] }[] };
+      const sarif = JSON.parse(await formatReport('sarif', input)) as { runs: { results: unknown[] }[] };
       assert.equal(sarif.runs[0]!.results.length, findings.length);
     }
   });

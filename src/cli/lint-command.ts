@@ -240,7 +240,7 @@ export async function lintAndReport(
   };
   // A report written to a slow pipe is not held whole in memory.
   const written = context.report === io.stdout ? io.stdoutWritten : undefined;
-  for (const chunk of reportChunks(args.format, input)) {
+  for (const chunk of await reportChunks(args.format, input)) {
     context.report(chunk);
     await written?.();
   }

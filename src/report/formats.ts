@@ -1,30 +1,36 @@
 // The lint and audit output formats: one formatter per name of format-names.ts; the Record makes
 // the compiler keep the two in step, and --help and the README's options table read the same names.
-import { formatCompact } from './compact.js';
+// A formatter's module loads when its format is asked for: a run (a pre-commit hook's, say) loads
+// the one it prints, not ten, nor the hashing and JUnit code only some of them need.
 import type { Format } from './format-names.js';
-import { formatGithub } from './github.js';
-import { formatGitlab } from './gitlab.js';
-import { formatJson, jsonChunks } from './json.js';
-import { formatJunit } from './junit.js';
 import type { ReportInput } from './located.js';
-import { formatMarkdown } from './markdown.js';
-import { formatOpenReports, formatPolicyReports } from './policy-reports.js';
-import { formatSarif, sarifChunks } from './sarif.js';
-import { formatText } from './text.js';
 
 export { REPORT_FORMATS, type Format } from './format-names.js';
 
-const FORMATTERS: Record<Format, (input: ReportInput) => string> = {
-  text: formatText,
-  compact: formatCompact,
-  json: formatJson,
-  sarif: formatSarif,
-  github: formatGithub,
-  junit: formatJunit,
-  gitlab: formatGitlab,
-  markdown: formatMarkdown,
-  openreports: formatOpenReports,
-  policyreport: formatPolicyReports,
+interface Formatter {
+  /** The whole report. */
+  text: (input: ReportInput) => string;
+  /** The report in chunks to write in turn, for the formats of large inputs (never held whole). */
+  chunks?: (input: ReportInput) => Iterable<string>;
+}
+
+const FORMATTERS: Record<Format, () => Promise<Formatter>> = {
+  text: async () => ({ text: (await import('./text.js')).formatText }),
+  compact: async () => ({ text: (await import('./compact.js')).formatCompact }),
+  json: async () => {
+    const { formatJson, jsonChunks } = await import('./json.js');
+    return { text: formatJson, chunks: jsonChunks };
+  },
+  sarif: async () => {
+    const { formatSarif, sarifChunks } = await import('./sarif.js');
+    return { text: formatSarif, chunks: sarifChunks };
+  },
+  github: async () => ({ text: (await import('./github.js')).formatGithub }),
+  junit: async () => ({ text: (await import('./junit.js')).formatJunit }),
+  gitlab: async () => ({ text: (await import('./gitlab.js')).formatGitlab }),
+  markdown: async () => ({ text: (await import('./markdown.js')).formatMarkdown }),
+  openreports: async () => ({ text: (await import('./policy-reports.js')).formatOpenReports }),
+  policyreport: async () => ({ text: (await import('./policy-reports.js')).formatPolicyReports }),
 };
 
 /** The formats that list every object linted, findings or not (a JUnit test case or a report per object). */
@@ -37,13 +43,12 @@ export function formatReadsObjects(format: Format): boolean {
   return format === 'markdown';
 }
 
-export function formatReport(format: Format, input: ReportInput): string {
-  return FORMATTERS[format](input);
+export async function formatReport(format: Format, input: ReportInput): Promise<string> {
+  return (await FORMATTERS[format]()).text(input);
 }
 
 /** The report as chunks to write in turn: JSON and SARIF, the formats of large inputs, are never held whole. */
-export function reportChunks(format: Format, input: ReportInput): Iterable<string> {
-  if (format === 'json') return jsonChunks(input);
-  if (format === 'sarif') return sarifChunks(input);
-  return [FORMATTERS[format](input)];
+export async function reportChunks(format: Format, input: ReportInput): Promise<Iterable<string>> {
+  const formatter = await FORMATTERS[format]();
+  return formatter.chunks?.(input) ?? [formatter.text(input)];
 }
