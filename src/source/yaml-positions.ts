@@ -15,6 +15,8 @@
 const NONE = -1;
 /** Texts from this many characters on have their records in a buffer that grows in place. */
 const LARGE_TEXT = 256 * 1024;
+/** What a recorder holds before it is prepared, and its pending list after it has finished. */
+const NO_INTS = new Int32Array(0);
 /** Ints of one item of a sequence's record, and of one member of a mapping's. */
 const ITEM = 2;
 const MEMBER = 3;
@@ -51,8 +53,8 @@ export class PositionRecorder {
    * by copies left the old arrays as garbage (three times the records' size in the heap at the
    * peak; 38 MB more RSS on a 16 MB file for 9 MB of records). Only the pages written take memory.
    */
-  private recordsBuffer = new ArrayBuffer(4096, { maxByteLength: 4096 });
-  private records = new Int32Array(this.recordsBuffer);
+  private records: Int32Array<ArrayBuffer> = NO_INTS;
+  private recordsBuffer = NO_INTS.buffer;
   private recordsLength = 0;
   private readonly keyIds = new Map<string, number>();
   private readonly keys: string[] = [];
@@ -63,7 +65,7 @@ export class PositionRecorder {
    * (offset, record) in `pendingInts`, and the parsed value in `pendingValues` (a mapping's keys are
    * read from it at the mapping's close).
    */
-  private pendingInts = new Int32Array(256);
+  private pendingInts: Int32Array<ArrayBuffer> = NO_INTS;
   private pendingValues: unknown[] = [];
   private pendingCount = 0;
 
@@ -109,15 +111,18 @@ export class PositionRecorder {
    * at least one character, and at most two ints in its parent's record and one of its own.
    */
   prepare(textLength: number): void {
-    // A small file's records grow by copies (reserving room costs a system call; a corpus of small files pays it per file).
-    this.recordsBuffer = textLength < LARGE_TEXT ? new ArrayBuffer(4096) : new ArrayBuffer(4096, { maxByteLength: 4 * (3 * textLength + 64) });
+    // A small file's records grow by copies, from a size its text suggests (reserving room costs a
+    // system call, which a corpus of small files would pay per file).
+    this.recordsBuffer =
+      textLength < LARGE_TEXT ? new ArrayBuffer(4 * Math.min(1024, 16 + (textLength >> 2))) : new ArrayBuffer(4096, { maxByteLength: 4 * (3 * textLength + 64) });
     this.records = new Int32Array(this.recordsBuffer);
+    this.pendingInts = new Int32Array(64);
   }
 
   /** After the last stream: the records at their exact size, and nothing of the parse kept. */
   finish(): void {
     this.reset();
-    this.pendingInts = new Int32Array(0);
+    this.pendingInts = NO_INTS;
     if (this.recordsBuffer.resizable) this.recordsBuffer.resize(4 * this.recordsLength);
     else {
       this.records = this.records.slice(0, this.recordsLength);
