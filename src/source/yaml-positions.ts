@@ -114,7 +114,9 @@ export class PositionRecorder {
     // A small file's records grow by copies, from a size its text suggests (reserving room costs a
     // system call, which a corpus of small files would pay per file).
     this.recordsBuffer =
-      textLength < LARGE_TEXT ? new ArrayBuffer(4 * Math.min(1024, 16 + (textLength >> 2))) : new ArrayBuffer(4096, { maxByteLength: 4 * (3 * textLength + 64) });
+      textLength < LARGE_TEXT
+        ? new ArrayBuffer(4 * Math.min(1024, 16 + (textLength >> 2)))
+        : new ArrayBuffer(4096, { maxByteLength: 4 * (3 * textLength + 64) });
     this.records = new Int32Array(this.recordsBuffer);
     this.pendingInts = new Int32Array(64);
   }
