@@ -97,30 +97,35 @@ function groupsOf(files: readonly InputFile[]): { file: InputFile; order: number
  * what they need), so a file on disk is read only when its unit comes.
  */
 export function* parsedUnits(files: readonly InputFile[], inputErrors: InputError[], release: boolean): Generator<LintGroup> {
-  for (const group of groupsOf(files)) {
-    const documents: LintDocument[] = [];
-    const fileOrder: number[] = [];
-    const sources: { source: SourceFile; index: number }[] = [];
-    for (const { file, order } of group) {
-      let read;
-      try {
-        read = documentsOfFile(file);
-      } catch (error) {
-        if (!(error instanceof InputChanged)) throw error;
-        inputErrors.push(inputErrorOf(error.problem));
-        continue;
-      }
-      if (release) file.release?.();
-      if (read.problem !== undefined) inputErrors.push(inputErrorOf(read.problem));
-      read.documents.forEach((document, index) => {
-        documents.push(document);
-        fileOrder.push(order);
-        sources.push({ source: read.source, index });
-      });
+  // Each unit is parsed by a function of its own: what the generator's frame holds between units
+  // is the list of files, never a parsed file (a finished generator kept the last unit's whole text).
+  for (const unit of groupsOf(files)) yield parsedUnit(unit, inputErrors, release);
+}
+
+function parsedUnit(unit: readonly { file: InputFile; order: number }[], inputErrors: InputError[], release: boolean): LintGroup {
+  const documents: LintDocument[] = [];
+  const fileOrder: number[] = [];
+  const sources: { source: SourceFile; index: number }[] = [];
+  for (const { file, order } of unit) {
+    let read;
+    try {
+      read = documentsOfFile(file);
+    } catch (error) {
+      if (!(error instanceof InputChanged)) throw error;
+      inputErrors.push(inputErrorOf(error.problem));
+      continue;
     }
-    const files = group.map(({ file }) => file);
-    yield { documents, fileOrder, counts: inputCounts(files, documents), forget: (index) => sources[index]!.source.forget(sources[index]!.index) };
+    if (release) file.release?.();
+    if (read.problem !== undefined) inputErrors.push(inputErrorOf(read.problem));
+    const source = read.source;
+    read.documents.forEach((document, index) => {
+      documents.push(document);
+      fileOrder.push(order);
+      sources.push({ source, index });
+    });
   }
+  const unitFiles = unit.map(({ file }) => file);
+  return { documents, fileOrder, counts: inputCounts(unitFiles, documents), forget: (index) => sources[index]!.source.forget(sources[index]!.index) };
 }
 
 /** Runs the engine over each group of documents, prints the report in the chosen format, returns the exit code. */
@@ -144,72 +149,8 @@ export async function lintAndReport(
   },
 ): Promise<number> {
   const { inputErrors, args, io } = context;
-  const shown = (severity: Severity) => severityRank(severity) >= severityRank(args.minSeverity);
-  // Findings of one rule repeat their texts (the numbers are mostly the defaults; names are not in
-  // them): each distinct text is held once, not once per finding (14 of the 30 MB 27,000 findings took).
-  const texts = new Map<string, string>();
-  const shared = (text: string) => {
-    const known = texts.get(text);
-    if (known !== undefined) return known;
-    texts.set(text, text);
-    return text;
-  };
-  const settle = <T extends Finding>(finding: T) => {
-    finding.message = shared(finding.message);
-    finding.short = shared(finding.short);
-    finding.pointer = shared(finding.pointer);
-    if (finding.fix !== undefined) for (const operation of finding.fix) operation.path = shared(operation.path);
-    return context.release === true ? released(locate(finding)) : locate(finding);
-  };
-  const located: LocatedFinding[] = [];
-  const suppressed: LocatedSuppressed[] = [];
-  // The objects linted, for the formats and reports that list them: listed as each group goes by when
-  // its documents are let go, else when asked (audit's reports read them whatever the format printed).
-  const objects: { object: ReportedObject; order: number }[] = [];
-  const unlisted: LintGroup[] = [];
-  const list = (document: LintDocument, order: number | undefined) => {
-    for (const object of objectsOf(document)) objects.push({ object, order: order ?? 0 });
-  };
-  let hidden = 0;
-  let documentCount = 0;
-  let counts: SummaryCounts = { files: 0, resources: 0, containers: 0 };
-  let counted = false;
-  const engineCounts = { resources: 0, containers: 0 };
-  for (const group of groups) {
-    // Services select pods across the group: its facts first, then one document at a time, each let
-    // go (with `release`) once its findings are located — the group's parse is the peak, not the
-    // parse and every finding on top of it.
-    const run = collectRunFacts(group.documents);
-    const seen = { resources: 0, containers: 0 };
-    for (let index = 0; index < group.documents.length; index++) {
-      const result: LintResult = engine.lint([group.documents[index]!], run);
-      seen.resources += result.resources;
-      seen.containers += result.containers;
-      if (context.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
-      for (const failure of result.failures) {
-        const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
-        inputErrors.push({ file: where, message: ruleFailureMessage(failure) });
-      }
-      for (const finding of result.findings) {
-        if (shown(finding.severity)) located.push(settle(finding));
-        else hidden++;
-      }
-      for (const finding of result.suppressed) if (shown(finding.severity)) suppressed.push(settle(finding));
-      if (context.release === true) {
-        if (formatListsObjects(args.format)) list(group.documents[index]!, group.fileOrder?.[index]);
-        group.documents[index] = { resources: [] };
-        group.forget?.(index);
-      }
-    }
-    documentCount += group.documents.length;
-    engineCounts.resources += seen.resources;
-    engineCounts.containers += seen.containers;
-    if (context.release !== true) unlisted.push(group);
-    if (group.counts !== undefined) {
-      counts = addCounts(counts, group.counts(seen));
-      counted = true;
-    }
-  }
+  // In a function of its own: once it returns, nothing of the last group is left on the stack.
+  const { located, suppressed, objects, unlisted, hidden, documentCount, counts, engineCounts } = lintGroups(engine, groups, context);
   if (engineCounts.resources === 0 && context.failIfNoObjects && inputErrors.length === 0) {
     inputErrors.push({
       file: context.files === 1 && documentCount === 0 ? '-' : '(input)',
@@ -221,7 +162,7 @@ export async function lintAndReport(
   const input: ReportInput = {
     findings,
     objects: () => {
-      for (const group of unlisted.splice(0)) group.documents.forEach((document, index) => list(document, group.fileOrder?.[index]));
+      for (const group of unlisted.splice(0)) group.documents.forEach((document, index) => listObjects(objects, document, group.fileOrder?.[index]));
       return objects.sort((a, b) => a.order - b.order).map(({ object }) => object);
     },
     enabledRules: engine.enabledRuleIds,
@@ -229,7 +170,7 @@ export async function lintAndReport(
     sourceLink: githubSourceLink(io.env),
     suppressed: suppressed.sort(compareLocated),
     inputErrors,
-    summary: summarize(findings, counted ? counts : { files: context.files, ...engineCounts }),
+    summary: summarize(findings, counts ?? { files: context.files, ...engineCounts }),
     hidden,
     rules: RULES,
     showSuppressed: args.showSuppressed,
@@ -247,6 +188,94 @@ export async function lintAndReport(
   context.onReport?.(input);
   if (inputErrors.length > 0) return 2;
   return findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0;
+}
+
+/** What linting the groups gathered for the report. */
+interface Linted {
+  located: LocatedFinding[];
+  suppressed: LocatedSuppressed[];
+  /** The objects listed as their groups went by (release), for the formats and reports that list them. */
+  objects: { object: ReportedObject; order: number }[];
+  /** Groups whose objects are listed when asked (audit's reports read them whatever the format printed). */
+  unlisted: LintGroup[];
+  hidden: number;
+  documentCount: number;
+  /** The groups' own counts, when they say them. */
+  counts: SummaryCounts | undefined;
+  engineCounts: { resources: number; containers: number };
+}
+
+/** Runs the engine over each group, locating the findings shown and counting the rest. */
+function lintGroups(
+  engine: Engine,
+  groups: Iterable<LintGroup>,
+  context: { inputErrors: InputError[]; args: ReportArguments; runtime?: boolean; release?: boolean },
+): Linted {
+  const { inputErrors, args } = context;
+  const shown = (severity: Severity) => severityRank(severity) >= severityRank(args.minSeverity);
+  // Findings of one rule repeat their texts (the numbers are mostly the defaults; names are not in
+  // them): each distinct text is held once, not once per finding (14 of the 30 MB 27,000 findings took).
+  const texts = new Map<string, string>();
+  const shared = (text: string) => {
+    const known = texts.get(text);
+    if (known !== undefined) return known;
+    texts.set(text, text);
+    return text;
+  };
+  const settle = <T extends Finding>(finding: T) => {
+    finding.message = shared(finding.message);
+    finding.short = shared(finding.short);
+    finding.pointer = shared(finding.pointer);
+    if (finding.fix !== undefined) for (const operation of finding.fix) operation.path = shared(operation.path);
+    return context.release === true ? released(locate(finding)) : locate(finding);
+  };
+  const linted: Linted = {
+    located: [],
+    suppressed: [],
+    objects: [],
+    unlisted: [],
+    hidden: 0,
+    documentCount: 0,
+    counts: undefined,
+    engineCounts: { resources: 0, containers: 0 },
+  };
+  for (const group of groups) {
+    // Services select pods across the group: its facts first, then one document at a time, each let
+    // go (with `release`) once its findings are located — the group's parse is the peak, not the
+    // parse and every finding on top of it.
+    const run = collectRunFacts(group.documents);
+    const seen = { resources: 0, containers: 0 };
+    for (let index = 0; index < group.documents.length; index++) {
+      const result: LintResult = engine.lint([group.documents[index]!], run);
+      seen.resources += result.resources;
+      seen.containers += result.containers;
+      if (context.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
+      for (const failure of result.failures) {
+        const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
+        inputErrors.push({ file: where, message: ruleFailureMessage(failure) });
+      }
+      for (const finding of result.findings) {
+        if (shown(finding.severity)) linted.located.push(settle(finding));
+        else linted.hidden++;
+      }
+      for (const finding of result.suppressed) if (shown(finding.severity)) linted.suppressed.push(settle(finding));
+      if (context.release === true) {
+        if (formatListsObjects(args.format)) listObjects(linted.objects, group.documents[index]!, group.fileOrder?.[index]);
+        group.documents[index] = { resources: [] };
+        group.forget?.(index);
+      }
+    }
+    linted.documentCount += group.documents.length;
+    linted.engineCounts.resources += seen.resources;
+    linted.engineCounts.containers += seen.containers;
+    if (context.release !== true) linted.unlisted.push(group);
+    if (group.counts !== undefined) linted.counts = addCounts(linted.counts ?? { files: 0, resources: 0, containers: 0 }, group.counts(seen));
+  }
+  return linted;
+}
+
+function listObjects(objects: { object: ReportedObject; order: number }[], document: LintDocument, order: number | undefined): void {
+  for (const object of objectsOf(document)) objects.push({ object, order: order ?? 0 });
 }
 
 /** The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too). */
