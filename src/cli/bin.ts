@@ -2,9 +2,15 @@
 // The `probe-lint` executable: connects main() to this process.
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
+import { ownCacheDirectory } from '../source/cache-directory.js';
 
-// Node 22+ keeps V8's compiled code on disk between runs (a pre-commit hook starts often); Node 20 has no such cache.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// V8's compiled code is kept on disk between runs (a pre-commit hook starts often): in the user's own
+// cache directory, not Node's default under the shared temporary directory, where another user could
+// plant code for V8 to load. A NODE_COMPILE_CACHE the user set is Node's to honour.
+const compileCache = process.env.NODE_COMPILE_CACHE ? undefined : ownCacheDirectory('compile', process.env);
+// Node 22.0 has no compile cache.
+if (process.env.NODE_COMPILE_CACHE || compileCache !== undefined)
+  (module as { enableCompileCache?: (directory?: string) => unknown }).enableCompileCache?.(compileCache);
 const { main } = await import('./main.js');
 
 let stdoutClosed = false;

@@ -6,22 +6,9 @@
 // directory is the user's own and not writable by others; each entry is a regular file that must
 // carry its own key, so nothing planted or truncated is ever used.
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-  constants,
-} from 'node:fs';
-import { homedir } from 'node:os';
+import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { join } from 'node:path';
+import { ownCacheDirectory } from '../cache-directory.js';
 import type { ToolRun } from './run-tool.js';
 
 /** A cached entry larger than this is not a rendering of ours. */
@@ -35,18 +22,8 @@ export class RenderCache {
   /** The cache in the user's cache directory, or undefined when it cannot be trusted or is turned off. */
   static open(env: Readonly<Record<string, string | undefined>> = process.env): RenderCache | undefined {
     if (env.PROBE_LINT_NO_RENDER_CACHE === '1') return undefined;
-    const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
-    const directory = join(base, 'probe-lint', 'render');
-    try {
-      mkdirSync(directory, { recursive: true, mode: 0o700 });
-      const stats = lstatSync(directory);
-      const uid = process.getuid?.();
-      // Only a directory of our own, that no one else may write into.
-      if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid) || (stats.mode & 0o022) !== 0) return undefined;
-      return new RenderCache(directory);
-    } catch {
-      return undefined;
-    }
+    const directory = ownCacheDirectory('render', env);
+    return directory === undefined ? undefined : new RenderCache(directory);
   }
 
   /** The key of a rendering: a hash of its parts, in order. */
