@@ -3,6 +3,7 @@
 import { MODE_LABEL } from '../engine/admission-names.js';
 import { celString } from '../engine/cel.js';
 import { POD_SPEC_PATHS } from '../model/pod-site.js';
+import { suppressionVariables } from './suppression-cel.js';
 
 export const POLICY_PREFIX = 'probe-lint';
 
@@ -116,5 +117,6 @@ export function sharedVariables(knownRules: readonly string[]): { name: string; 
     { name: 'changed', expression: `request.operation == 'CREATE' || oldObject == null || ${podPart('oldObject', 'spec')} != ${spec}` },
     { name: 'name', expression: `has(object.metadata.name) ? object.metadata.name : ''` },
     { name: 'knownRules', expression: `[${knownRules.map(celString).join(', ')}]` },
+    ...suppressionVariables(),
   ];
 }

@@ -11,6 +11,20 @@ export function annotationsHonoured(denying: boolean): string {
   return denying ? `(${allowed} && params.data[?'annotationsInEnforce'].orValue('false') == 'true')` : allowed;
 }
 
+/**
+ * Variables every policy evaluates once, so that each rule's check for each container costs little
+ * where nothing is suppressed (most objects): whether the object or its pod template carries an
+ * ignore annotation at all, and the config's ignore entries, split once.
+ */
+export function suppressionVariables(): { name: string; expression: string }[] {
+  const ignoreKey = (annotations: string) =>
+    `${annotations}.exists(k, k == ${celString(IGNORE_ANNOTATION)} || k.startsWith(${celString(`${IGNORE_ANNOTATION}.`)}))`;
+  return [
+    { name: 'ignoreAnnotated', expression: `${ignoreKey('variables.objectAnnotations')} || ${ignoreKey('variables.podAnnotations')}` },
+    { name: 'ignoreEntries', expression: `params.data[?'ignore'].orValue('').split('\\n').map(e, e.split(';')).filter(f, size(f) == 5)` },
+  ];
+}
+
 /** CEL: rule `rule` is suppressed for container `container` (a CEL expression, or undefined for the object). */
 export function suppressed(rule: string, container: string | undefined, denying: boolean): string {
   const keys =
@@ -20,20 +34,18 @@ export function suppressed(rule: string, container: string | undefined, denying:
       ? `(${keys} in ${annotations} && ${annotations}[${keys}].split('#')[0].split(',').exists(id, id.trim() in ['*', ${celString(rule)}]))`
       : `${keys}.exists(k, k in ${annotations} && ${annotations}[k].split('#')[0].split(',').exists(id, id.trim() in ['*', ${celString(rule)}]))`;
   const ruleAllowed = `(!('annotationRules' in params.data) || ${celString(rule)} in params.data.annotationRules.split(','))`;
-  const byAnnotation = `(${annotationsHonoured(denying)} && ${ruleAllowed} && (${names('variables.objectAnnotations')} || ${names('variables.podAnnotations')}))`;
+  const byAnnotation = `(variables.ignoreAnnotated && ${annotationsHonoured(denying)} && ${ruleAllowed} && (${names('variables.objectAnnotations')} || ${names('variables.podAnnotations')}))`;
   return `(${byAnnotation} || ${byConfig(rule, container === undefined ? "''" : `${container}.name`)})`;
 }
 
 /**
- * The config's ignore entries, one per line of the `ignore` parameter:
+ * The config's ignore entries, one per line of the `ignore` parameter (variables.ignoreEntries):
  * `rules;kind;namespace;name;container`, rules `*` or comma-separated, the rest anchored regular
  * expressions made from the globs (see params.ts).
  */
 function byConfig(rule: string, containerName: string): string {
-  const field = (index: number) => `e.split(';')[${index}]`;
   return (
-    `params.data[?'ignore'].orValue('').split('\\n').exists(e, size(e.split(';')) == 5 && ` +
-    `(${field(0)} == '*' || ${celString(rule)} in ${field(0)}.split(',')) && object.kind.matches(${field(1)}) && ` +
-    `request.namespace.matches(${field(2)}) && variables.name.matches(${field(3)}) && ${containerName}.matches(${field(4)}))`
+    `variables.ignoreEntries.exists(f, (f[0] == '*' || ${celString(rule)} in f[0].split(',')) && object.kind.matches(f[1]) && ` +
+    `request.namespace.matches(f[2]) && variables.name.matches(f[3]) && ${containerName}.matches(f[4]))`
   );
 }
