@@ -33,17 +33,27 @@ export default defineRule<Options>({
       // Admission warnings only ever show the dense case: the policy reports it when the parameters
       // give pods per node at or above the threshold (the webhook reads live density instead).
       severity: 'warning',
-      problems: eachProbe((probe, field) => {
-        const podsPerNode = "int(params.data[?'podsPerNode'].orValue('0'))";
-        const dense = `${podsPerNode} >= ${intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NODE)}`;
-        const min = intOption('exec-probe-dense-cluster', 'minPeriodSeconds', 10);
-        // The engine's rate, in tenths: one decimal below 10 per second, whole above.
-        const rate = `(t >= 100 ? string((t + 5) / 10) : string(t / 10) + (t % 10 != 0 ? '.' + string(t % 10) : ''))`;
-        const text =
-          `[${celString(`${field} forks a process every `)} + string(period) + ' s (~' + ${bind('t', `(${podsPerNode} * 10 + period / 2) / period`, rate)} + ` +
-          `'/s per node at ' + string(${podsPerNode}) + ' pods/node); use httpGet/tcpSocket/grpc or period ≥ ' + string(${min}) + ' s']`;
-        return `has(${probe}.exec) && ${dense} ? ${bind('period', effective(probe, 'periodSeconds'), `(period < ${min} ? ${text} : [])`)} : []`;
-      }),
+      // The parameters are read once per container, not once per probe: the API server's type
+      // checking grows with the square of an expression's size.
+      problems:
+        `int(params.data[?'podsPerNode'].orValue('0')) >= ${intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NODE)} ? ` +
+        bind(
+          'ppn',
+          "int(params.data[?'podsPerNode'].orValue('0'))",
+          bind(
+            'mn',
+            intOption('exec-probe-dense-cluster', 'minPeriodSeconds', 10),
+            eachProbe((probe, field) => {
+              // The engine's rate, in tenths: one decimal below 10 per second, whole above.
+              const rate = `(t >= 100 ? string((t + 5) / 10) : string(t / 10) + (t % 10 != 0 ? '.' + string(t % 10) : ''))`;
+              const text =
+                `[${celString(`${field} forks a process every `)} + string(period) + ' s (~' + ${bind('t', '(ppn * 10 + period / 2) / period', rate)} + ` +
+                `'/s per node at ' + string(ppn) + ' pods/node); use httpGet/tcpSocket/grpc or period ≥ ' + string(mn) + ' s']`;
+              return `has(${probe}.exec) ? ${bind('period', effective(probe, 'periodSeconds'), `(period < mn ? ${text} : [])`)} : []`;
+            }),
+          ),
+        ) +
+        ' : []',
       limits: "The webhook reads the cluster's density live; the policy reads cluster.podsPerNode from its parameters.",
     },
     messages: {

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { celString, defineRule, eachProbe, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
+import { bind, celString, defineRule, eachProbe, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -64,25 +64,29 @@ function isLoopback(host: string): boolean {
   return family !== 0 && LOOPBACK.check(name, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** The same judgement in CEL: loopback by name, by address (the CEL ip library) or IPv4-mapped; an address; a name. */
+/**
+ * The same judgement in CEL: loopback by name, by address (the CEL ip library) or IPv4-mapped; an
+ * address; a name. The bare host and whether it is loopback are bound once: written out at each use,
+ * the expression was a third of the policies' text, and the API server's type checking grows with
+ * the square of an expression's size.
+ */
 function hostProblems(probe: string, field: string): string {
   return (['httpGet', 'tcpSocket'] as const)
     .map((handler) => {
       const host = `${probe}.${handler}.host`;
       const bare = `(${host}.startsWith('[') && ${host}.endsWith(']') ? ${host}.substring(1, size(${host}) - 1) : ${host}).lowerAscii()`;
       // CEL's ip() refuses IPv4-mapped addresses, so they are matched as text: dotted (::ffff:127.0.0.1) or hex (::ffff:7f00:1).
-      const mapped = `${bare}.matches('^(?:0{0,4}:){0,5}(?::|0{0,4}:)?ffff:(?:[0-9]+\\\\.[0-9]+\\\\.[0-9]+\\\\.[0-9]+|[0-9a-f]{1,4}:[0-9a-f]{1,4})$')`;
-      const mappedLoopback = `${bare}.matches('ffff:(?:127\\\\.|7f[0-9a-f]{2}:)')`;
-      const loopback = `(${bare} in ['localhost', 'localhost.'] || (isIP(${bare}) && ip(${bare}).isLoopback()) || (${mapped} && ${mappedLoopback}))`;
-      const address = `(isIP(${bare}) || ${mapped})`;
+      const mapped = `hb.matches('^(?:0{0,4}:){0,5}(?::|0{0,4}:)?ffff:(?:[0-9]+\\\\.[0-9]+\\\\.[0-9]+\\\\.[0-9]+|[0-9a-f]{1,4}:[0-9a-f]{1,4})$')`;
+      const loopback = `(hb in ['localhost', 'localhost.'] || (isIP(hb) && ip(hb).isLoopback()) || (${mapped} && hb.matches('ffff:(?:127\\\\.|7f[0-9a-f]{2}:)')))`;
+      const address = `(isIP(hb) || ${mapped})`;
       const where = celString(`${field}.${handler}.host `);
       const advice = "'; remove host'";
-      return (
-        `(has(${probe}.${handler}) && has(${host}) && ${host} != '' && !(has(variables.spec.hostNetwork) && variables.spec.hostNetwork && ${loopback}) ? ` +
-        `[${loopback} ? ${where} + '"' + ${host} + '" is the node\\'s loopback, not the pod\\'s' + ${advice} : ` +
+      const problems =
+        `!(has(variables.spec.hostNetwork) && variables.spec.hostNetwork && hl) ? ` +
+        `[hl ? ${where} + '"' + ${host} + '" is the node\\'s loopback, not the pod\\'s' + ${advice} : ` +
         `${address} ? ${where} + ${host} + ' is another address than the pod\\'s' + ${advice} : ` +
-        `${where} + '"' + ${host} + '" is resolved on the node (no cluster DNS)' + ${advice}] : [])`
-      );
+        `${where} + '"' + ${host} + '" is resolved on the node (no cluster DNS)' + ${advice}] : []`;
+      return `(has(${probe}.${handler}) && has(${host}) && ${host} != '' ? ${bind('hb', bare, bind('hl', loopback, problems))} : [])`;
     })
     .join(' + ');
 }

@@ -1,4 +1,4 @@
-import { celString, defineRule, eachProbe, isTemplateParameter, isValidPortName, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
+import { bind, celString, defineRule, eachProbe, isTemplateParameter, isValidPortName, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
 
 const CONSEQUENCE = {
   liveness: 'liveness never restarts the container',
@@ -33,25 +33,31 @@ export default defineRule({
     scope: PROBED_CONTAINERS,
     policy: {
       over: 'probed',
-      problems: eachProbe((probe, field) =>
-        (['httpGet', 'tcpSocket'] as const)
-          .map((handler) => {
-            const port = `${probe}.${handler}.port`;
-            const names = `(has(c.ports) ? c.ports.filter(x, has(x.name)).map(x, x.name) : [])`;
-            // The named port is UDP or SCTP, and no TCP port has its number.
-            const named = `c.ports.filter(y, has(y.name) && y.name == ${port})[0]`;
-            const udp =
-              `c.ports.exists(x, has(x.name) && x.name == ${port} && has(x.protocol) && x.protocol != 'TCP') && ` +
-              `!c.ports.exists(x, (!has(x.protocol) || x.protocol == 'TCP') && x.containerPort == ${named}.containerPort)`;
-            return (
-              `(has(${probe}.${handler}) && type(${port}) == string && !(${port} in ${names}) ? ` +
-              `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is not a declared port; the probe never runs. ' + ` +
-              `(size(${names}) > 0 ? 'Declared: ' + ${names}.join(', ') : 'No port is named')] : ` +
-              `has(${probe}.${handler}) && type(${port}) == string && ${udp} ? ` +
-              `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is a ' + ${named}.protocol + ' port; the kubelet checks over TCP, so every check fails'] : [])`
-            );
-          })
-          .join(' + '),
+      // The container's port names, and each named port's declarations, are bound once (bind): written
+      // out at each use they made the rule's CEL the largest to type-check, which grows with the square
+      // of an expression's size.
+      problems: bind(
+        'pn',
+        '(has(c.ports) ? c.ports.filter(x, has(x.name)).map(x, x.name) : [])',
+        eachProbe((probe, field) =>
+          (['httpGet', 'tcpSocket'] as const)
+            .map((handler) => {
+              const port = `${probe}.${handler}.port`;
+              // The named port is UDP or SCTP, and no TCP port has its number.
+              const udp =
+                `nd.exists(x, has(x.protocol) && x.protocol != 'TCP') && ` +
+                `!c.ports.exists(x, (!has(x.protocol) || x.protocol == 'TCP') && x.containerPort == nd[0].containerPort)`;
+              const problems =
+                `!(${port} in pn) ? ` +
+                `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is not a declared port; the probe never runs. ' + ` +
+                `(size(pn) > 0 ? 'Declared: ' + pn.join(', ') : 'No port is named')] : ` +
+                `${udp} ? ` +
+                `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is a ' + nd[0].protocol + ' port; the kubelet checks over TCP, so every check fails'] : []`;
+              const declared = `(has(c.ports) ? c.ports.filter(y, has(y.name) && y.name == ${port}) : [])`;
+              return `(has(${probe}.${handler}) && type(${port}) == string ? ${bind('nd', declared, problems)} : [])`;
+            })
+            .join(' + '),
+        ),
       ),
       limits: 'Knative Services are custom resources the policy does not match; the webhook checks their serving port.',
     },

@@ -53,6 +53,6 @@ export function productText(count: string, seconds: string): string {
  * container's ports (the kubelet's lookup), an undeclared name as the name.
  */
 export function resolvedPort(port: string, container = 'c'): string {
-  const declared = `${container}.ports.filter(x, has(x.name) && x.name == ${port})`;
-  return `(type(${port}) == string ? (has(${container}.ports) && size(${declared}) > 0 ? string(${declared}[0].containerPort) : string(${port})) : string(${port}))`;
+  const declared = `(has(${container}.ports) ? ${container}.ports.filter(x, has(x.name) && x.name == ${port}) : [])`;
+  return `(type(${port}) == string ? ${bind('dp', declared, `size(dp) > 0 ? string(dp[0].containerPort) : string(${port})`)} : string(${port}))`;
 }

@@ -55,15 +55,17 @@ export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): R
         { name: 'shownSeverities', expression: `variables.mode == 'enforce' ? ${severities(shown.enforce)} : ${severities(shown.warn)}` },
         // Per rule, what it reports: one text per container (or for the object), suppressed ones left out.
         ...checked.map(({ rule, check }) => ({ name: foundVariable(rule.meta.id), expression: found(rule.meta.id, check, denying) })),
-        // "[rule] texts" for each rule with findings at a severity this policy shows.
+        // "[rule] texts" for each rule with findings at a severity this policy shows. One list of
+        // strings, not a sum of one- and zero-item lists: each list literal gives CEL's type checker a
+        // type to infer, and kube-controller-manager's checking grows with their square.
         {
           name: 'shown',
-          expression: checked
+          expression: `[${checked
             .map(({ rule, check }) => {
               const id = rule.meta.id;
-              return `(${severity(id, check.severity ?? rule.meta.severity)} in variables.shownSeverities && size(variables.${foundVariable(id)}) > 0 ? [${celString(`[${id}] `)} + variables.${foundVariable(id)}.join('; ')] : [])`;
+              return `${severity(id, check.severity ?? rule.meta.severity)} in variables.shownSeverities && size(variables.${foundVariable(id)}) > 0 ? ${celString(`[${id}] `)} + variables.${foundVariable(id)}.join('; ') : ''`;
             })
-            .join(' + '),
+            .join(', ')}].filter(t, t != '')`,
         },
       ],
       validations: [{ expression: `!variables.active || size(variables.shown) == 0`, messageExpression: `variables.shown.join(' ')`, message: TOO_LONG }],
