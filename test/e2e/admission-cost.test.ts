@@ -136,22 +136,13 @@ describe('admission cost', () => {
     console.log(line('without checks', 'none'));
     console.log(line('with the policies', 'policies'));
     console.log(line('with the webhook', 'webhook'));
-    console.log(
-      goal(
-        "policies added p50 ÷ the webhook's",
-        (added('policies', 0.5) / added('webhook', 0.5)).toFixed(2),
-        '≤ 1.0',
-        added('policies', 0.5) <= added('webhook', 0.5),
-      ),
-    );
-    console.log(
-      goal(
-        "policies added p99 ÷ the webhook's",
-        (added('policies', 0.99) / added('webhook', 0.99)).toFixed(2),
-        '≤ 1.0',
-        added('policies', 0.99) <= added('webhook', 0.99),
-      ),
-    );
+    for (const [label, fraction] of [
+      ['p50', 0.5],
+      ['p99', 0.99],
+    ] as const) {
+      const ratio = added('policies', fraction) / added('webhook', fraction);
+      console.log(goal(`policies added ${label} ÷ the webhook's`, ratio.toFixed(2), '≤ 1.0', added('policies', fraction) <= added('webhook', fraction)));
+    }
     console.log(
       goal(
         'type-check by kube-controller-manager after apply',
