@@ -35,11 +35,10 @@ export default defineRule<Options>({
       severity: 'warning',
       // The parameters are read once per container, not once per probe: the API server's type
       // checking grows with the square of an expression's size.
-      problems:
-        `int(params.data[?'podsPerNode'].orValue('0')) >= ${intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NODE)} ? ` +
-        bind(
-          'ppn',
-          "int(params.data[?'podsPerNode'].orValue('0'))",
+      problems: bind(
+        'ppn',
+        "int(params.data[?'podsPerNode'].orValue('0'))",
+        `ppn >= ${intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NODE)} ? ` +
           bind(
             'mn',
             intOption('exec-probe-dense-cluster', 'minPeriodSeconds', 10),
@@ -51,9 +50,9 @@ export default defineRule<Options>({
                 `'/s per node at ' + string(ppn) + ' pods/node); use httpGet/tcpSocket/grpc or period ≥ ' + string(mn) + ' s']`;
               return `has(${probe}.exec) ? ${bind('period', effective(probe, 'periodSeconds'), `(period < mn ? ${text} : [])`)} : []`;
             }),
-          ),
-        ) +
-        ' : []',
+          ) +
+          ' : []',
+      ),
       limits: "The webhook reads the cluster's density live; the policy reads cluster.podsPerNode from its parameters.",
     },
     messages: {
