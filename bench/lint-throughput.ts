@@ -96,7 +96,7 @@ try {
       .map((entry) => join(entry.parentPath, entry.name));
     const bytes = files.reduce((sum, file) => sum + readFileSync(file).length, 0);
     await compare('real corpus (../shared/corpus/real)', [corpus], files, bytes);
-  }
+  } else console.log(`\nreal corpus: skipped — ${corpus} is not beside this checkout (the corpus rows need it)`);
   rows.push(...processRows(generated, Math.max(3, Math.ceil(rounds / 2))));
   if (existsSync(corpus)) rows.push(...(await corpusMemoryRows(corpus, 3)));
   console.log(`\nsummary (ratios; each against its baseline in this run):\n${rows.join('\n')}`);

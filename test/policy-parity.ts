@@ -1,6 +1,7 @@
 // What the admission policies must report, object by object: the engine's findings in the rules
 // the policies cover, over every built-in pod-bearing object of the rule fixtures and the real
 // corpus. Shared by the real API server's parity test (e2e) and the offline one (celcheck).
+import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES } from '../rules/index.js';
@@ -13,6 +14,7 @@ import { policyRules } from '../src/policies/validating.js';
 import { lintDocumentsOf } from '../src/source/documents.js';
 import { SourceFile } from '../src/source/source-file.js';
 import { ROOT, SHARED } from './helpers.js';
+import { writtenParityObjects } from './parity-objects.js';
 
 /** Infos raised to warnings, so that every rule the policies cover shows as a warning on a dry run; a dense cluster, so the exec rule speaks. */
 export const PARITY_CONFIG: ProbeLintConfig = {
@@ -42,16 +44,28 @@ export function engineRules(object: unknown, config: ProbeLintConfig, cluster: C
   return [...new Set(findings.filter((finding) => severities.includes(finding.severity) && COVERED.has(finding.rule)).map((finding) => finding.rule))].sort();
 }
 
-/** Every built-in pod-bearing object of the rule fixtures and of the real corpus, with where it came from. */
-export function parityObjects(): { from: string; object: any }[] {
+export interface ParityObject {
+  from: string;
+  object: any;
+  /** Written for these tests (test/parity-objects.ts, the rule fixtures), not from the optional real corpus. */
+  own: boolean;
+}
+
+/** The real corpus beside the checkout, when it is there (CI has it; a fresh clone elsewhere does not). */
+export const PARITY_CORPUS = join(SHARED, 'corpus/real');
+
+/**
+ * The objects written for parity, every built-in pod-bearing object of the rule fixtures, and those of
+ * the real corpus where it is present, with where each came from.
+ */
+export function parityObjects(): ParityObject[] {
   const walk = (directory: string): string[] =>
     readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? walk(join(directory, entry.name)) : /\.(ya?ml|json)$/.test(entry.name) ? [join(directory, entry.name)] : [],
     );
   const files = walk(join(ROOT, 'rules')).filter((file) => file.includes('/fixtures/'));
-  const corpus = join(SHARED, 'corpus/real');
-  if (existsSync(corpus)) files.push(...walk(corpus));
-  const objects: { from: string; object: any }[] = [];
+  if (existsSync(PARITY_CORPUS)) files.push(...walk(PARITY_CORPUS));
+  const objects: ParityObject[] = writtenParityObjects().map((written) => ({ ...written, own: true }));
   for (const file of files.sort()) {
     const source = new SourceFile(file, readFileSync(file, 'utf8'));
     for (const document of lintDocumentsOf(source)) {
@@ -65,9 +79,20 @@ export function parityObjects(): { from: string; object: any }[] {
         objects.push({
           from: `${file.replace(`${ROOT}/`, '').replace(`${SHARED}/`, '../shared/')}: ${object.kind}/${metadata.name}`,
           object: { ...rest, metadata },
+          own: !file.startsWith(`${PARITY_CORPUS}/`),
         });
       }
     }
   }
   return objects;
+}
+
+/**
+ * The parity tests' strength, from their own objects alone: at least 100 findings, and every rule the
+ * policies cover found at least once (so a policy that drifts from its rule shows, corpus or not).
+ */
+export function assertOwnStrength(own: ReadonlyMap<string, number>): void {
+  const total = [...own.values()].reduce((sum, count) => sum + count, 0);
+  assert.ok(total >= 100, `the objects written for parity give ${total} findings in covered rules; at least 100 are needed`);
+  assert.deepEqual([...COVERED].filter((rule) => !own.has(rule)).sort(), [], 'every covered rule is found in the objects written for parity');
 }
