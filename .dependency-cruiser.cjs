@@ -1,5 +1,6 @@
-// The layers of src/, bottom to top: model → engine → {source, report, cluster, policies} → {fix, webhook} → lsp → cli.
-// A module imports only from its own layer and those below; a rule imports only src/rule-api.ts.
+// The layers of src/, bottom to top: model → engine → {source, report, cluster, policies} → fix → lint → {webhook, lsp} → cli.
+// A module imports only from its own layer and those below; a rule imports only src/rule-api.ts. src/lint/ is the one
+// way from inputs to located findings: the deliveries above it (webhook, lsp, cli) never run the engine themselves.
 const layer = (name, allowed) => ({
   name: `${name}-imports-only-below`,
   comment: `src/${name} may import only from ${allowed.join(', ')}`,
@@ -15,11 +16,18 @@ module.exports = {
     layer('source', ['model', 'source']),
     layer('report', ['model', 'engine', 'report']),
     layer('cluster', ['model', 'engine', 'cluster']),
-    layer('fix', ['model', 'engine', 'source', 'fix']),
-    layer('render', ['model', 'source', 'render']),
-    layer('webhook', ['model', 'engine', 'report', 'cluster', 'webhook']),
     layer('policies', ['model', 'engine', 'policies']),
-    layer('lsp', ['model', 'engine', 'source', 'report', 'fix', 'lsp']),
+    layer('fix', ['model', 'engine', 'source', 'fix']),
+    layer('lint', ['model', 'engine', 'source', 'report', 'fix', 'lint']),
+    layer('webhook', ['model', 'engine', 'report', 'cluster', 'lint', 'webhook']),
+    layer('lsp', ['model', 'engine', 'source', 'report', 'fix', 'lint', 'lsp']),
+    {
+      name: 'only-the-lint-session-runs-the-engine',
+      comment: 'the deliveries reach findings through src/lint/ (LintSession), never by calling Engine.lint themselves',
+      severity: 'error',
+      from: { path: '^src/(webhook|lsp|cli)/' },
+      to: { path: '^src/engine/engine\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
     {
       name: 'rule-api-is-the-rules-only-door',
       comment: 'src/rule-api.ts re-exports the model and the rule contract, nothing above them',

@@ -11,7 +11,7 @@ import jsYaml from 'js-yaml';
 import { RULES } from '../rules/index.js';
 import { Engine } from '../src/engine/engine.js';
 import { findingDiagnostic } from '../src/lsp/diagnostics.js';
-import { lintText } from '../src/lsp/lint-text.js';
+import { LintSession } from '../src/lint/index.js';
 import { DEBOUNCE_MS } from '../src/lsp/server.js';
 import { LspClient } from '../test/lsp-client.js';
 import { generateDeployments } from './generate-corpus.js';
@@ -50,7 +50,7 @@ function typed(text: string, n: number): string {
 
 const text = manifestOf(2000);
 const lineCount = text.split('\n').length;
-const engine = new Engine(RULES, { config: {}, cluster: { podsPerNode: undefined, densePodsPerNode: 30, source: 'unknown' }, strict: false });
+const session = new LintSession(new Engine(RULES, { config: {}, cluster: { podsPerNode: undefined, densePodsPerNode: 30, source: 'unknown' }, strict: false }));
 const lines = text.split('\n');
 
 const work: number[] = [];
@@ -59,7 +59,7 @@ let findings = 0;
 for (let n = 0; n < KEYSTROKES; n++) {
   const current = typed(text, n);
   let started = performance.now();
-  const lint = lintText(engine, 'big.yaml', current);
+  const lint = session.lintText('big.yaml', current);
   const diagnostics = lint.findings.map((finding) => findingDiagnostic(finding, (line) => lines[line] ?? ''));
   work.push(performance.now() - started);
   findings = diagnostics.length;

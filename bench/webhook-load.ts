@@ -16,7 +16,8 @@ import { writeFileSync } from 'node:fs';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
-import { DEFAULT_LIMITS } from '../src/webhook/admission-lint.js';
+import { LintSession } from '../src/lint/index.js';
+import { DEFAULT_LIMITS } from '../src/lint/admitted.js';
 import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
 import { validateRequest } from '../src/webhook/validate.js';
 import { admissionReview, container, deployment } from '../test/admission.js';
@@ -53,10 +54,15 @@ const body = reviewBody(0);
 
 // The echo answers with exactly what probe-lint answers, so both send the same bytes.
 const responseFile = join(pki.directory, 'response.json');
-const expected = validateRequest(JSON.parse(body).request, new Engine(RULES, { config: {}, cluster: unknownCluster() }), new NamespacePolicy({}, undefined), {
-  limits: DEFAULT_LIMITS,
-  annotationsInEnforce: false,
-}).response;
+const expected = validateRequest(
+  JSON.parse(body).request,
+  new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() })),
+  new NamespacePolicy({}, undefined),
+  {
+    limits: DEFAULT_LIMITS,
+    annotationsInEnforce: false,
+  },
+).response;
 writeFileSync(responseFile, JSON.stringify(expected));
 
 function rssMegabytes(child: ChildProcess): number {

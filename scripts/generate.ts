@@ -11,9 +11,10 @@ import { optionsTable } from '../src/cli/options-table.js';
 import { stringify } from 'yaml';
 import { policyDefinitions } from '../src/policies/generate.js';
 import { policyTable } from '../src/policies/coverage.js';
-import { containerTimelines } from '../src/cli/timeline-command.js';
 import { formatTimelineSvg } from '../src/report/timeline-svg.js';
-import { SourceFile } from '../src/source/source-file.js';
+import { Engine } from '../src/engine/engine.js';
+import { unknownCluster } from '../src/engine/cluster-facts.js';
+import { LintSession } from '../src/lint/index.js';
 
 export interface GeneratedFile {
   path: string;
@@ -21,7 +22,7 @@ export interface GeneratedFile {
 }
 
 /** The generated files, relative to the repository root. */
-export function generatedFiles(root: string): GeneratedFile[] {
+export async function generatedFiles(root: string): Promise<GeneratedFile[]> {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   return [
     { path: 'schema/config.schema.json', text: `${JSON.stringify(buildConfigSchema(RULES), null, 2)}\n` },
@@ -40,12 +41,19 @@ export function generatedFiles(root: string): GeneratedFile[] {
         .map((policy) => stringify(policy, { lineWidth: 0 }))
         .join('---\n')}`,
     },
-    // The README's picture: `probe-lint timeline examples/shop.yaml --format svg`.
-    { path: 'docs/timeline.svg', text: formatTimelineSvg(containerTimelines(new SourceFile(EXAMPLE, readFileSync(join(root, EXAMPLE), 'utf8')), undefined)) },
+    // The README's picture: `probe-lint timeline examples/payments.yaml --format svg`.
+    { path: 'docs/timeline.svg', text: formatTimelineSvg(await exampleTimelines(root)) },
   ];
 }
 
-const EXAMPLE = 'examples/shop.yaml';
+/** What `probe-lint timeline examples/shop.yaml` draws, read by the lint session as the command reads it. */
+async function exampleTimelines(root: string) {
+  const session = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
+  const inputs = await session.read([join(root, EXAMPLE)]);
+  return session.timelines(inputs).map((timeline) => ({ ...timeline, file: EXAMPLE }));
+}
+
+const EXAMPLE = 'examples/payments.yaml';
 
 /** The chart's values schema with its `config` part taken from the config schema's constraints. */
 function chartValuesSchema(current: string): string {
@@ -70,7 +78,7 @@ function replaceBetween(text: string, name: string, content: string): string {
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const root = join(import.meta.dirname, '../..');
-  for (const file of generatedFiles(root)) {
+  for (const file of await generatedFiles(root)) {
     mkdirSync(dirname(join(root, file.path)), { recursive: true });
     writeFileSync(join(root, file.path), file.text);
     process.stdout.write(`wrote ${file.path}\n`);

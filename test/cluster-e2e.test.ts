@@ -10,6 +10,7 @@ import { RULES } from '../rules/index.js';
 import { createClusterAccess, type ClusterAccess } from '../src/cluster/cluster-access.js';
 import type { ProbeLintConfig } from '../src/engine/config.js';
 import { Engine } from '../src/engine/engine.js';
+import { LintSession } from '../src/lint/index.js';
 import { WebhookMetrics } from '../src/webhook/metrics.js';
 import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
 import { createLogger } from '../src/webhook/logger.js';
@@ -60,7 +61,7 @@ describe('webhook with a live cluster', () => {
     access = createClusterAccess({ file: api.kubeconfig(directory), context: undefined }, config, metrics.registry, logger);
     server = await createWebhookServer({
       rules: RULES,
-      engine: new Engine(RULES, { config, cluster: access.refresher }),
+      session: new LintSession(new Engine(RULES, { config, cluster: access.refresher })),
       policy: new NamespacePolicy({}, access.namespaces),
       webhook: {},
       tls: (() => {

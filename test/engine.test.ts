@@ -469,7 +469,7 @@ spec:
   const engine = (config = {}, strict = false) => new Engine([probeEverything, throwing, unknownMessage], { config, cluster: unknownCluster(), strict });
 
   it('runs a container rule on the roles in its scope, only on decodable containers, and counts objects and containers', () => {
-    const result = engine({}).lint(pods(POD), undefined, { strict: true });
+    const result = engine({}).asStrict().lint(pods(POD));
     assert.deepEqual(
       result.findings.map((finding) => `${finding.rule} ${finding.container} ${finding.message}`),
       ['probe-everything a saw container a'],
@@ -479,7 +479,7 @@ spec:
   });
 
   it('drops a fix the rule does not declare, keeps its position, and leaves container out where there is none', () => {
-    const [finding] = engine({}).lint(pods(POD), undefined, { strict: true }).findings;
+    const [finding] = engine({}).asStrict().lint(pods(POD)).findings;
     assert.equal(finding!.fix, undefined);
     assert.equal(finding!.fixKind, undefined);
     assert.deepEqual(finding!.position, { line: 9, column: 9 });
@@ -487,7 +487,7 @@ spec:
   });
 
   it('a rule that throws, or reports an unknown message id, is a failure for that object; the others still run', () => {
-    const result = engine({}).lint(pods(POD), undefined, { strict: true });
+    const result = engine({}).asStrict().lint(pods(POD));
     assert.deepEqual(
       result.failures.map((failure) => ruleFailureMessage(failure)),
       [
@@ -504,8 +504,8 @@ spec:
   it('annotations suppress unless the engine or the call is strict; the call decides for itself', () => {
     const lenient = engine({});
     assert.deepEqual([lenient.lint(pods(POD)).findings.length, lenient.lint(pods(POD)).suppressed.length], [0, 1]);
-    assert.equal(lenient.lint(pods(POD), undefined, { strict: true }).findings.length, 1);
-    assert.equal(lenient.lint(pods(POD)).findings.length, 0, 'a strict call leaves the next one as it was');
+    assert.equal(lenient.asStrict().lint(pods(POD)).findings.length, 1);
+    assert.equal(lenient.lint(pods(POD)).findings.length, 0, 'its strict variant leaves the engine as it was');
     assert.equal(engine({}, true).lint(pods(POD)).findings.length, 1);
   });
 
@@ -532,11 +532,11 @@ spec:
   it('reads the cluster facts of the moment from a source that refreshes them, and fixed facts as given', () => {
     let podsPerNode = 30;
     const refreshing = new Engine([clusterReader], { config: {}, cluster: { current: () => ({ ...unknownCluster(), podsPerNode }) } });
-    assert.equal(refreshing.lint(pods(POD), undefined, { strict: true }).findings[0]!.message, '30');
+    assert.equal(refreshing.asStrict().lint(pods(POD)).findings[0]!.message, '30');
     podsPerNode = 110;
-    assert.equal(refreshing.lint(pods(POD), undefined, { strict: true }).findings[0]!.message, '110');
+    assert.equal(refreshing.asStrict().lint(pods(POD)).findings[0]!.message, '110');
     const fixed = new Engine([clusterReader], { config: {}, cluster: { ...unknownCluster(), podsPerNode: 5 } });
-    assert.equal(fixed.lint(pods(POD), undefined, { strict: true }).findings[0]!.message, '5');
+    assert.equal(fixed.asStrict().lint(pods(POD)).findings[0]!.message, '5');
   });
 
   const documentRule = defineRule({
@@ -579,7 +579,7 @@ spec:
   containers: [{name: a, image: x}]
   containers: [{name: a, image: x}]
 `;
-    const result = documentEngine().lint(pods(duplicated), undefined, { strict: true });
+    const result = documentEngine().asStrict().lint(pods(duplicated));
     assert.deepEqual(
       result.findings.map((finding) => `${finding.rule} ${finding.message}`),
       ['source-issues duplicate-key', 'site-seen site'],
@@ -614,7 +614,7 @@ spec:
   it('rules turned off neither run nor count as enabled; a severity from the config wins', () => {
     const configured = engine({ rules: { throws: 'off', 'probe-everything': 'error' } });
     assert.deepEqual(configured.enabledRuleIds, ['probe-everything', 'bad-message']);
-    const result = configured.lint(pods(POD), undefined, { strict: true });
+    const result = configured.asStrict().lint(pods(POD));
     assert.deepEqual(
       result.failures.map((failure) => failure.rule),
       ['bad-message'],

@@ -7,16 +7,16 @@ import { before, describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
-import { fixSourceText } from '../src/fix/fix-source.js';
+import { LintSession } from '../src/lint/index.js';
 import { lintText, podYaml, ROOT, runCli } from './helpers.js';
 
 /** An engine with only one rule enabled, so a fixture pair shows exactly that rule's fix. */
-function engineWithOnly(id: string): Engine {
+function sessionWithOnly(id: string): LintSession {
   const rules = Object.fromEntries(RULES.map((rule) => [rule.meta.id, rule.meta.id === id ? ('warning' as const) : ('off' as const)]));
-  return new Engine(RULES, { config: { rules }, cluster: unknownCluster() });
+  return new LintSession(new Engine(RULES, { config: { rules }, cluster: unknownCluster() }));
 }
 
-const allRules = new Engine(RULES, { config: {}, cluster: unknownCluster() });
+const allRules = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
 const BOTH_KINDS = ['fix', 'suggestion'] as const;
 
 function fixPairs(id: string): [string, string][] {
@@ -35,17 +35,17 @@ describe('fix fixtures', () => {
     });
     for (const [beforeFile, afterFile] of fixPairs(id)) {
       it(`${id}: fixes ${basename(beforeFile)} into ${basename(afterFile)} byte for byte, idempotently`, () => {
-        const engine = engineWithOnly(id);
+        const session = sessionWithOnly(id);
         const before = readFileSync(beforeFile, 'utf8');
         assert.ok(
           lintText(before).findings.some((finding) => finding.rule === id),
           'the before fixture must have a finding to fix',
         );
-        const outcome = fixSourceText(beforeFile, before, engine, [rule.meta.fix!]);
+        const outcome = session.fixText(beforeFile, before, [rule.meta.fix!]);
         assert.equal(outcome.problem, undefined);
         assert.equal(outcome.text, readFileSync(afterFile, 'utf8'));
         assert.ok(outcome.fixed.every((fixed) => fixed === id));
-        const again = fixSourceText(afterFile, outcome.text, engine, [rule.meta.fix!]);
+        const again = session.fixText(afterFile, outcome.text, [rule.meta.fix!]);
         assert.equal(again.changed, false, 'fixing the fixed file changes nothing');
         assert.deepEqual(
           lintText(outcome.text).findings.filter((finding) => finding.rule === id),
@@ -61,7 +61,7 @@ describe('layout preservation', () => {
   const before = readFileSync(file, 'utf8');
 
   it('changes only the fixed values in a file full of comments and odd formatting', () => {
-    const outcome = fixSourceText(file, before, allRules, BOTH_KINDS);
+    const outcome = allRules.fixText(file, before, BOTH_KINDS);
     assert.equal(outcome.problem, undefined);
     assert.deepEqual(outcome.fixed.sort(), ['readiness-termination-grace-period', 'timeout-not-below-period']);
     const expected = before
@@ -75,15 +75,15 @@ describe('layout preservation', () => {
   });
 
   it('is idempotent and leaves none of the fixed findings', () => {
-    const once = fixSourceText(file, before, allRules, BOTH_KINDS).text;
-    assert.equal(fixSourceText(file, once, allRules, BOTH_KINDS).changed, false);
+    const once = allRules.fixText(file, before, BOTH_KINDS).text;
+    assert.equal(allRules.fixText(file, once, BOTH_KINDS).changed, false);
     const remaining = lintText(once).findings.map((finding) => finding.rule);
     assert.ok(!remaining.includes('timeout-not-below-period') && !remaining.includes('readiness-termination-grace-period'), remaining.join());
   });
 
   it('re-renders only the flow mapping it must change', () => {
     const text = podYaml('livenessProbe: {tcpSocket: {port: 80}, timeoutSeconds: 10}  # flow\nreadinessProbe:\n  tcpSocket:\n    port: 81');
-    const outcome = fixSourceText('flow.yaml', text, allRules, BOTH_KINDS);
+    const outcome = allRules.fixText('flow.yaml', text, BOTH_KINDS);
     assert.equal(outcome.text, text.replace('{tcpSocket: {port: 80}, timeoutSeconds: 10}', '{ tcpSocket: { port: 80 }, timeoutSeconds: 9 }'));
   });
 
@@ -99,7 +99,7 @@ describe('layout preservation', () => {
         null,
         4,
       ) + '\n';
-    const outcome = fixSourceText('pod.json', json, allRules);
+    const outcome = allRules.fixText('pod.json', json, ['fix']);
     assert.equal(outcome.text, json.replace('"successThreshold": 3', '"successThreshold": 1'));
   });
 });
@@ -120,7 +120,7 @@ describe('probe-lint --fix', () => {
     assert.match(run.stderr, /probe-lint: fixed 2 problems in 1 file/);
     assert.equal(
       readFileSync(fixable, 'utf8'),
-      fixSourceText(fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), allRules, BOTH_KINDS).text,
+      allRules.fixText(fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), BOTH_KINDS).text,
     );
     assert.equal(statSync(clean).mtimeMs, cleanBefore);
     // What is left: missing-liveness infos only, so exit 0 under the default --fail-on warning.

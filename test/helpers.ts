@@ -7,9 +7,9 @@ import type { ClusterFacts } from '../src/engine/cluster-facts.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import type { ProbeLintConfig } from '../src/engine/config.js';
 import { Engine, type LintResult } from '../src/engine/engine.js';
-import { locate, type LocatedFinding } from '../src/report/located.js';
-import { lintDocumentsOf } from '../src/source/documents.js';
-import { SourceFile } from '../src/source/source-file.js';
+import { LintSession } from '../src/lint/index.js';
+import type { LocatedFinding } from '../src/report/located.js';
+import type { SourceFile } from '../src/source/source-file.js';
 import { clusterFactsFrom } from '../src/engine/config.js';
 
 /** The repository root (tests run from dist/test). */
@@ -28,7 +28,6 @@ export function lintText(
   options: { config?: ProbeLintConfig; cluster?: ClusterFacts; strict?: boolean; today?: string; file?: string; evidence?: RuntimeEvidence | undefined } = {},
 ): LintOutcome {
   const config = options.config ?? {};
-  const source = new SourceFile(options.file ?? 'test.yaml', text);
   const engine = new Engine(RULES, {
     config,
     cluster: options.cluster ?? (config.cluster ? clusterFactsFrom(config, undefined) : unknownCluster()),
@@ -36,8 +35,8 @@ export function lintText(
     ...(options.today ? { today: options.today } : {}),
     ...(options.evidence ? { evidence: options.evidence } : {}),
   });
-  const result = engine.lint(lintDocumentsOf(source));
-  return { ...result, located: result.findings.map(locate), source };
+  const lint = new LintSession(engine).lintText(options.file ?? 'test.yaml', text);
+  return { ...lint.result, located: lint.findings, source: lint.source };
 }
 
 /** A finding as `--format json` prints it. */

@@ -10,11 +10,10 @@ import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
-import { fixSourceText } from '../src/fix/fix-source.js';
 import { writeFixedFile } from '../src/fix/write-fixes.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/formats.js';
 import type { InputError, ReportInput } from '../src/report/located.js';
-import { parsedUnits } from '../src/cli/lint-command.js';
+import { LintSession } from '../src/lint/index.js';
 import type { InputFile } from '../src/source/inputs.js';
 import { readInputs } from '../src/source/read-inputs.js';
 import { lintText, podYaml, runCli } from './helpers.js';
@@ -101,8 +100,8 @@ describe('--fix writes only the manifest', () => {
     // 2^35 paths through the aliases: expanding them, or comparing them as trees, never ends.
     const anchors = ['    a0: &a0 {x: 1}', ...Array.from({ length: 35 }, (_, index) => `    a${index + 1}: &a${index + 1} {p: *a${index}, q: *a${index}}`)];
     const text = fixable.replace('  name: p\n', `  name: p\n  labels:\n${anchors.join('\n')}\n`);
-    const engine = new Engine(RULES, { config: {}, cluster: unknownCluster() });
-    const outcome = fixSourceText('bomb.yaml', text, engine);
+    const session = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
+    const outcome = session.fixText('bomb.yaml', text, ['fix']);
     assert.equal(outcome.problem, undefined);
     assert.deepEqual(outcome.fixed, ['readiness-termination-grace-period']);
     assert.equal(outcome.text, withoutGrace(text));
@@ -153,7 +152,7 @@ describe('files are read when their deployment unit comes', () => {
 
     rmSync(join(directory, 'b', 'pod.yaml'));
     const errors: InputError[] = [];
-    const units = [...parsedUnits(files, errors, true)];
+    const units = [...new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() })).units({ files, inputErrors: errors, notices: [] }, true)];
     assert.deepEqual(
       units.map((unit) => unit.documents.length),
       [1, 0],

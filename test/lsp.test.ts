@@ -11,7 +11,7 @@ import type { CodeAction, CompletionItem, Diagnostic, Hover } from 'vscode-langu
 import { RULES } from '../rules/index.js';
 import { Engine } from '../src/engine/engine.js';
 import { ignoreCompletions } from '../src/lsp/completion.js';
-import { lintText as lintEditorText } from '../src/lsp/lint-text.js';
+import { LintSession } from '../src/lint/index.js';
 import { probeAt } from '../src/lsp/probe-at.js';
 import { ROOT, runCli, type JsonFinding } from './helpers.js';
 import { applyWorkspaceEdit, LspClient } from './lsp-client.js';
@@ -373,13 +373,15 @@ async function eventuallyBad(client: LspClient, uri: string): Promise<Diagnostic
 
 describe('the language server on text typed halfway', () => {
   it('lints, finds probes and completes on every prefix of every example without throwing', () => {
-    const engine = new Engine(RULES, { config: {}, cluster: { podsPerNode: undefined, densePodsPerNode: 30, source: 'unknown' }, strict: false });
+    const session = new LintSession(
+      new Engine(RULES, { config: {}, cluster: { podsPerNode: undefined, densePodsPerNode: 30, source: 'unknown' }, strict: false }),
+    );
     for (const name of ['shop.yaml', 'payments.yaml', 'nightly-report.yaml']) {
       const text = readFileSync(join(ROOT, 'examples', name), 'utf8');
       let probesFound = 0;
       for (let cut = 0; cut <= text.length; cut++) {
         const prefix = text.slice(0, cut);
-        const lint = lintEditorText(engine, name, prefix);
+        const lint = session.lintText(name, prefix);
         if (probeAt(prefix, lint.documents, Math.max(0, cut - 1)) !== undefined) probesFound++;
         const line = prefix.slice(prefix.lastIndexOf('\n') + 1);
         ignoreCompletions(RULES, line, 0);

@@ -13,10 +13,11 @@ import { parse } from 'yaml';
 import { RULES } from '../rules/index.js';
 import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
 import type { CommandIo } from '../src/cli/context.js';
-import { lintAndReport } from '../src/cli/lint-command.js';
+import { reportOutcome } from '../src/cli/report-outcome.js';
+import { LintSession } from '../src/lint/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
-import { standaloneResource, type KubeObject } from '../src/model/resource.js';
+import type { KubeObject } from '../src/model/resource.js';
 import type { ReportInput } from '../src/report/located.js';
 import { podYaml, ROOT, runCli } from './helpers.js';
 
@@ -119,15 +120,15 @@ describe('--format openreports and --format policyreport', { skip: unavailable }
   });
 });
 
-/** lintAndReport over objects as audit gives them, in one group, reporting to `io.stdout`. */
-function reportObjects(objects: KubeObject[], format: string, io: Partial<CommandIo>, onReport?: (input: ReportInput) => void): Promise<number> {
+/** The objects as audit lints and reports them, reporting to `io.stdout`. */
+async function reportObjects(objects: KubeObject[], format: string, io: Partial<CommandIo>, onReport?: (input: ReportInput) => void): Promise<number> {
   const args = { ...(parseArguments(['-', '--format', format, '--fail-on', 'never']).args as LintArguments) };
   const whole: CommandIo = { stdout: () => {}, stderr: () => {}, readStdin: () => '', isTty: false, env: {}, cwd: process.cwd(), ...io };
-  return lintAndReport(
-    new Engine(RULES, { config: {}, cluster: unknownCluster() }),
-    [{ documents: objects.map((object) => ({ resources: [standaloneResource(object)] })) }],
-    { inputErrors: [], files: 0, args, io: whole, report: whole.stdout, failIfNoObjects: false, ...(onReport ? { onReport } : {}) },
-  );
+  const session = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
+  const outcome = session.lintObjects(objects, { minSeverity: args.minSeverity });
+  const { code, input } = await reportOutcome(outcome, { args, io: whole, enabledRules: session.engine.enabledRuleIds, report: whole.stdout });
+  onReport?.(input);
+  return code;
 }
 
 describe('the objects a report lists, whatever the format printed', () => {

@@ -67,8 +67,8 @@ describe('rule registry', () => {
     }
   });
 
-  it('has the committed config schema, README rule, fix and option tables exactly as generated from the rules', () => {
-    for (const file of generatedFiles(ROOT)) {
+  it('has the committed config schema, README rule, fix and option tables exactly as generated from the rules', async () => {
+    for (const file of await generatedFiles(ROOT)) {
       assert.equal(readFileSync(join(ROOT, file.path), 'utf8'), file.text, `${file.path} is stale: run npm run generate`);
     }
     const schemaRules = (configSchema() as { properties: { rules: { properties: Record<string, unknown> } } }).properties.rules.properties;

@@ -11,7 +11,7 @@ import { Marked } from 'marked';
 import { chromiumBinary, renderedDom, screenshot, type Picture } from './browser.js';
 import { ROOT, runCli } from './helpers.js';
 
-const EXAMPLE = join(ROOT, 'examples/shop.yaml');
+const EXAMPLE = join(ROOT, 'examples/payments.yaml');
 const MERMAID = join(ROOT, 'tools/node_modules/mermaid/dist/mermaid.min.js');
 const unavailable = chromiumBinary() === undefined ? 'Chromium is not installed (Debian: apt-get install chromium)' : undefined;
 if (unavailable !== undefined && process.env.CI !== undefined) throw new Error(`the browser tests cannot run: ${unavailable}`);
@@ -83,7 +83,7 @@ describe('the timeline in a real browser', { skip: unavailable }, () => {
     writeFileSync(file, svg);
     const [width, height] = [Number(/width="(\d+)"/.exec(svg)![1]), Number(/height="(\d+)"/.exec(svg)![1])];
     const { bars, ticks } = barsOf(svg);
-    assert.ok(bars.length >= 8, `the example draws its windows (${bars.length} bars)`);
+    assert.ok(bars.length >= 7, `the example draws its windows (${bars.length} bars)`);
     for (const dark of [false, true]) {
       const picture = screenshot(file, { width, height }, dark);
       const [r, g, b] = picture.at(4, 4);
@@ -114,7 +114,7 @@ describe('the timeline in a real browser', { skip: unavailable }, () => {
   });
 
   it("renders the markdown's table and Mermaid chart, each task where its numbers put it", () => {
-    const run = runCli(['timeline', EXAMPLE, '--container', 'storefront', '--format', 'markdown']);
+    const run = runCli(['timeline', EXAMPLE, '--container', 'payments', '--format', 'markdown']);
     assert.equal(run.code, 0, run.stderr);
     // GitHub turns a mermaid code block into a diagram; here Mermaid itself does it in the page.
     const marked = new Marked({
@@ -131,7 +131,7 @@ describe('the timeline in a real browser', { skip: unavailable }, () => {
     const dom = renderedDom(page);
     assert.match(dom, /data-rendered="yes"/, 'Mermaid drew the chart without an error');
     const rows = [...dom.matchAll(/<tr>\s*<td><code>(\w+)<\/code><\/td>\s*<td>([^<]+)<\/td>\s*<td[^>]*>([\d.]+)-([\d.]+) s<\/td>/g)];
-    assert.equal(rows.length, 5, 'the table lists the five windows of the container');
+    assert.equal(rows.length, 7, 'the table lists the seven windows of the container');
     const tasks = [...dom.matchAll(/<rect id="[^"]*-w(\d+)"[^>]* x="([\d.]+)" y="[\d.]+" width="([\d.]+)"[^>]*class="task[^"]*"/g)].map((match) => ({
       id: Number(match[1]),
       x: Number(match[2]),
@@ -183,7 +183,7 @@ describe('the timeline picture', () => {
   });
 
   it('is the picture the README shows (docs/timeline.svg, written by npm run generate)', () => {
-    const svg = runCli(['timeline', 'examples/shop.yaml', '--format', 'svg'], { cwd: ROOT }).stdout;
+    const svg = runCli(['timeline', 'examples/payments.yaml', '--format', 'svg'], { cwd: ROOT }).stdout;
     assert.equal(readFileSync(join(ROOT, 'docs/timeline.svg'), 'utf8'), svg);
   });
 });

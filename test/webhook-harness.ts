@@ -4,6 +4,7 @@ import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import type { ProbeLintConfig } from '../src/engine/config.js';
 import { Engine } from '../src/engine/engine.js';
+import { LintSession } from '../src/lint/index.js';
 import type { AnyRule } from '../src/engine/rule.js';
 import { NamespacePolicy, type NamespaceLabels } from '../src/webhook/namespace-policy.js';
 import { createLogger } from '../src/webhook/logger.js';
@@ -58,7 +59,7 @@ export async function startHarness(
   const engine = new Engine(options.rules ?? RULES, { config, cluster: unknownCluster() });
   const server = await createWebhookServer({
     rules: options.rules ?? RULES,
-    engine,
+    session: new LintSession(engine),
     policy: new NamespacePolicy(config.webhook ?? {}, options.labels ? new MapLabels(options.labels) : undefined),
     webhook: config.webhook ?? {},
     tls: { certFile: serverCert.cert, keyFile: serverCert.key },

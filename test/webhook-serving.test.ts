@@ -10,6 +10,7 @@ import { before, describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
+import { LintSession } from '../src/lint/index.js';
 import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
 import { createLogger } from '../src/webhook/logger.js';
 import { createWebhookServer } from '../src/webhook/server.js';
@@ -28,7 +29,7 @@ before(() => {
 async function serve(tls: { certFile: string; keyFile: string; clientCaFile?: string }) {
   const server = await createWebhookServer({
     rules: RULES,
-    engine: new Engine(RULES, { config: {}, cluster: unknownCluster() }),
+    session: new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() })),
     policy: new NamespacePolicy({}, undefined),
     webhook: {},
     tls,

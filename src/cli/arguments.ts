@@ -50,6 +50,9 @@ export interface TimelineArguments {
   container: string | undefined;
   format: TimelineFormat;
   render: RenderOptions;
+  config: string | undefined;
+  /** --exclude: globs relative to the working directory. */
+  exclude: string[];
 }
 
 export interface AuditArguments extends ReportArguments {
@@ -148,6 +151,8 @@ function interpret(line: ParsedCommandLine): Arguments {
         container: string('container'),
         format: oneOf(string('format') ?? 'text', TIMELINE_FORMATS, '--format'),
         render: renderOptions(string, flag, list),
+        config: string('config'),
+        exclude: list('exclude'),
       };
     case 'lsp':
       noExtra();

@@ -4,16 +4,14 @@ import { fetchClusterFactsOnce, guardOptions } from '../cluster/cluster-access.j
 import { KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
 import { applyReports } from '../cluster/apply-reports.js';
 import { collectEvidence } from '../cluster/runtime-evidence.js';
-import type { ReportInput } from '../report/located.js';
 import { MANAGED_BY, policyReportObjects, REPORT_KINDS } from '../report/policy-reports.js';
 import { listWorkloads, type OwnedObjects } from '../cluster/workloads.js';
 import type { RuntimeEvidence } from '../engine/runtime-evidence.js';
 import { clusterFactsFrom } from '../engine/config.js';
-import { Engine } from '../engine/engine.js';
-import { standaloneResource } from '../model/resource.js';
 import type { AuditArguments } from './arguments.js';
 import { loadConfigOrReport, withRuleSelection, type CommandIo } from './context.js';
-import { lintAndReport } from './lint-command.js';
+import { reportOutcome } from './report-outcome.js';
+import { LintSession } from '../lint/index.js';
 import { visible } from '../report/visible.js';
 
 /** `probe-lint audit`: lints the workloads living in a cluster; findings name `kind/namespace/name`. */
@@ -59,20 +57,10 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
       io.stderr(`probe-lint audit: warning: cannot read runtime evidence (Events): ${visible((error as Error).message)}; auditing the specs only\n`);
     }
   }
-  const engine = new Engine(RULES, { config, cluster, strict: args.strict, ...(evidence ? { evidence } : {}) });
-  const documents = objects.map((object) => ({ resources: [standaloneResource(object)] }));
-  let reported: ReportInput | undefined;
-  const code = await lintAndReport(engine, [{ documents }], {
-    inputErrors: [],
-    files: 0,
-    args,
-    io,
-    report: io.stdout,
-    failIfNoObjects: false,
-    runtime: evidence !== undefined,
-    onReport: (input) => (reported = input),
-  });
-  if (args.applyReports === undefined || reported === undefined) return code;
+  const session = new LintSession({ rules: RULES, config, cluster, strict: args.strict, ...(evidence ? { evidence } : {}) });
+  const outcome = session.lintObjects(objects, { minSeverity: args.minSeverity, runtime: evidence !== undefined });
+  const { code, input: reported } = await reportOutcome(outcome, { args, io, enabledRules: session.enabledRuleIds, report: io.stdout });
+  if (args.applyReports === undefined) return code;
   const kinds = REPORT_KINDS[args.applyReports];
   try {
     const { applied, deleted } = await applyReports(client, guard, policyReportObjects(reported, kinds), kinds, namespace, MANAGED_BY);

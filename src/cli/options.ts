@@ -23,7 +23,7 @@ export interface OptionSpec {
 }
 
 const REPORTING: readonly CommandName[] = ['lint', 'audit'];
-const CONFIGURED: readonly CommandName[] = ['lint', 'audit', 'serve', 'policies', 'lsp'];
+const CONFIGURED: readonly CommandName[] = ['lint', 'timeline', 'audit', 'serve', 'policies', 'lsp'];
 const CLUSTER: readonly CommandName[] = ['lint', 'audit', 'serve'];
 /** Commands that read manifests, charts and kustomizations. */
 const RENDERING: readonly CommandName[] = ['lint', 'timeline', 'lsp'];
@@ -100,7 +100,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: 'GLOB',
     description:
       "never lint paths matching GLOB (relative to the working directory; a directory excludes all under it; repeatable; adds to the config's exclude)",
-    commands: ['lint'],
+    commands: ['lint', 'timeline'],
   },
   { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: RENDERING },
   {

@@ -1,7 +1,7 @@
 import { RULES } from '../../rules/index.js';
 import type { ClusterAccess } from '../cluster/cluster-access.js';
 import { clusterFactsFrom } from '../engine/config.js';
-import { Engine } from '../engine/engine.js';
+import { LintSession } from '../lint/index.js';
 import { webhookRules } from '../policies/coverage.js';
 import { createLogger, flushLogger } from '../webhook/logger.js';
 import { WebhookMetrics } from '../webhook/metrics.js';
@@ -31,13 +31,13 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
     }
   }
   const rules = webhookRules(RULES, config);
-  const engine = new Engine(rules, { config, cluster: cluster?.refresher ?? clusterFactsFrom(config, undefined), strict: args.strict });
+  const session = new LintSession({ rules, config, cluster: cluster?.refresher ?? clusterFactsFrom(config, undefined), strict: args.strict });
   const policy = new NamespacePolicy(config.webhook ?? {}, cluster?.namespaces);
   const host = args.host ?? defaultHost();
   let server;
   try {
     server = await createWebhookServer({
-      engine,
+      session,
       rules,
       policy,
       webhook: config.webhook ?? {},

@@ -57,8 +57,7 @@ export class Engine {
   private readonly siteRules: ActiveRule[];
   private readonly documentRules: ActiveRule[];
   private readonly suppression: SuppressionPolicy;
-  private readonly strictSuppression: SuppressionPolicy;
-  private judging: SuppressionPolicy;
+  private strictVariant: Engine | undefined;
   private readonly knownRules: ReadonlySet<string>;
   private readonly enabledIds: string[];
 
@@ -88,8 +87,12 @@ export class Engine {
     // Read per finding, not once: a webhook runs for weeks, and an exemption must expire on its day.
     const today = options.today !== undefined ? () => options.today! : () => new Date().toISOString().slice(0, 10);
     this.suppression = new SuppressionPolicy(options.config, { strict: options.strict ?? false, today });
-    this.strictSuppression = new SuppressionPolicy(options.config, { strict: true, today });
-    this.judging = this.suppression;
+  }
+
+  /** This engine disregarding `probe-lint.dev/ignore` annotations (the webhook judges an old object so), built once. */
+  asStrict(): Engine {
+    if (this.options.strict === true) return this;
+    return (this.strictVariant ??= new Engine(this.rules, { ...this.options, strict: true }));
   }
 
   /** The ids of the rules that run, in registry order. */
@@ -97,11 +100,9 @@ export class Engine {
     return this.enabledIds;
   }
 
-  /** Lints documents; `strict` here overrides the engine's (the webhook disregards annotations in enforce mode). */
-  lint(documents: readonly LintDocument[], run: RunFacts = collectRunFacts(documents), options: { strict?: boolean } = {}): LintResult {
+  /** Lints documents. */
+  lint(documents: readonly LintDocument[], run: RunFacts = collectRunFacts(documents)): LintResult {
     const result: LintResult = { findings: [], suppressed: [], failures: [], resources: 0, containers: 0 };
-    // lint() runs to the end synchronously: the suppression of this call can live on the instance.
-    this.judging = options.strict === true ? this.strictSuppression : this.suppression;
     const source = this.options.cluster;
     const cluster = 'current' in source ? source.current() : source;
     for (const document of documents) {
@@ -222,7 +223,7 @@ export class Engine {
     if (report.evidence !== undefined) finding.evidence = report.evidence;
 
     const subject: SuppressionSubject = { rule: finding.rule, identity: target.identity, container: target.container, metadata: target.metadata };
-    const verdict = this.judging.judge(subject);
+    const verdict = this.suppression.judge(subject);
     if (verdict.kind === 'suppressed') {
       result.suppressed.push({ ...finding, suppression: verdict.suppression });
       return;

@@ -1,9 +1,7 @@
 import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { parseAllDocuments } from 'yaml';
-import type { Engine } from '../engine/engine.js';
 import type { Finding } from '../engine/finding.js';
 import type { FixKind, PatchOperation } from '../engine/rule.js';
-import { lintDocumentsOf } from '../source/documents.js';
 import { SourceFile } from '../source/source-file.js';
 import { JsonTextEditor } from './json-patch-text.js';
 import { sameValue } from './same-value.js';
@@ -22,13 +20,16 @@ export interface FixOutcome {
   problem?: string;
 }
 
+/** The findings of one parsed text: how the lint pipeline reads and lints a file, given to --fix for each pass. */
+export type FindingsOfSource = (source: SourceFile) => readonly Finding[];
+
 /**
  * Applies the findings' RFC 6902 fixes of the kinds asked for to one file's text, pass after pass
  * until nothing is left to fix. Each pass is checked: the edited text must parse to exactly what
  * applying the same operations to the parsed documents gives; otherwise nothing of that pass is
  * kept. A byte-order mark and CRLF line ends are kept; untouched bytes stay as they were.
  */
-export function fixSourceText(file: string, original: string, engine: Engine, kinds: readonly FixKind[] = ['fix']): FixOutcome {
+export function fixSourceText(file: string, original: string, findingsOf: FindingsOfSource, kinds: readonly FixKind[] = ['fix']): FixOutcome {
   const bom = original.startsWith('\uFEFF') ? '\uFEFF' : '';
   const newline = newlineOf(original);
   let text = bom ? original.slice(1) : original;
@@ -39,9 +40,9 @@ export function fixSourceText(file: string, original: string, engine: Engine, ki
     const source = new SourceFile(file, text);
     // An unparsable file is never written; the lint that follows reports where it breaks.
     if (source.error) return { text: original, changed: false, fixed: [] };
-    const fixable = engine
-      .lint(lintDocumentsOf(source))
-      .findings.filter((finding) => finding.fix !== undefined && finding.fix.length > 0 && finding.fixKind !== undefined && kinds.includes(finding.fixKind));
+    const fixable = findingsOf(source).filter(
+      (finding) => finding.fix !== undefined && finding.fix.length > 0 && finding.fixKind !== undefined && kinds.includes(finding.fixKind),
+    );
     if (fixable.length === 0) break;
     json ??= isJsonText(text);
     const step = editDocuments(source, fixable.map(changeOfFinding), { newline, json });

@@ -3,10 +3,10 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit as LspTextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ProbeLintConfig } from '../engine/config.js';
-import type { Engine } from '../engine/engine.js';
 import type { PatchOperation } from '../engine/rule.js';
 import { IGNORE_ANNOTATION, parseIgnoreAnnotation } from '../engine/suppression.js';
-import { changeEdits, fixSourceText, type DocumentChange } from '../fix/fix-source.js';
+import { changeEdits, type DocumentChange } from '../fix/fix-source.js';
+import type { LintSession } from '../lint/index.js';
 import type { TextEdit } from '../fix/text-edits.js';
 import { joinPointer } from '../model/pointer.js';
 import type { LocatedFinding } from '../report/located.js';
@@ -16,7 +16,7 @@ export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.probe-lint`;
 export interface ActionInput {
   document: TextDocument;
   path: string;
-  engine: Engine;
+  session: LintSession;
   config: ProbeLintConfig;
   /** The findings whose diagnostics the request is about, each with its diagnostic. */
   findings: readonly { finding: LocatedFinding; diagnostic: Diagnostic }[];
@@ -49,7 +49,7 @@ export function codeActions(input: ActionInput): CodeAction[] {
   }
   if (wanted(FIX_ALL_KIND)) {
     const text = input.document.getText();
-    const outcome = fixSourceText(input.path, text, input.engine, ['fix']);
+    const outcome = input.session.fixText(input.path, text, ['fix']);
     if (outcome.changed)
       actions.push({
         title: `Fix all probe-lint problems that have a fix (${outcome.fixed.length})`,

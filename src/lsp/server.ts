@@ -27,11 +27,9 @@ import type { RenderOptions } from '../source/read-inputs.js';
 import { codeActions, FIX_ALL_KIND } from './code-actions.js';
 import { ignoreCompletions } from './completion.js';
 import { findingDiagnostic, problemDiagnostic } from './diagnostics.js';
-import { Engines } from './engines.js';
+import { Sessions } from './sessions.js';
 import { probeHover } from './hover.js';
-import { lintText } from './lint-text.js';
 import { probeAt } from './probe-at.js';
-import { lintThroughUnit, owningUnits } from './unit-lint.js';
 
 /** A request cancelled while it waits in the queue is answered at once, never computed (the library's default computes it). */
 const CANCEL_QUEUED: ConnectionStrategy = {
@@ -57,8 +55,8 @@ export interface LanguageServerOptions {
 export function startLanguageServer(options: LanguageServerOptions): Connection {
   const connection = createConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output), CANCEL_QUEUED);
   const documents = new TextDocuments(TextDocument);
-  const engines = new Engines(options.rules, options.configFile);
-  const server = new ProbeLintServer(connection, documents, engines, options);
+  const sessions = new Sessions(options.rules, options.configFile, options.render, options.env);
+  const server = new ProbeLintServer(connection, documents, sessions, options);
 
   connection.onInitialize(() => ({
     capabilities: {
@@ -96,7 +94,7 @@ class ProbeLintServer {
   constructor(
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
-    private readonly engines: Engines,
+    private readonly sessions: Sessions,
     private readonly options: LanguageServerOptions,
   ) {}
 
@@ -148,9 +146,9 @@ class ProbeLintServer {
     if (document === undefined || !(this.kinds.get(uri)?.plain ?? true)) return [];
     return this.guarded(() => {
       const path = pathOf(uri);
-      const engine = this.engines.forPath(path);
-      if ('problem' in engine) return [];
-      const lint = lintText(engine.engine, path, document.getText());
+      const found = this.sessions.forPath(path);
+      if ('problem' in found) return [];
+      const lint = found.session.lintText(path, document.getText());
       const findings = lint.findings.flatMap((finding) => {
         const diagnostic = findingDiagnostic(finding, lineOf(document));
         if (!intersects(diagnostic.range, range)) return [];
@@ -158,7 +156,7 @@ class ProbeLintServer {
         const sent = context.diagnostics.find((candidate) => candidate.code === diagnostic.code && sameRange(candidate.range, diagnostic.range));
         return [{ finding, diagnostic: sent ?? diagnostic }];
       });
-      return codeActions({ document, path, engine: engine.engine, config: engine.config, findings, only: context.only });
+      return codeActions({ document, path, session: found.session, config: found.config, findings, only: context.only });
     }, []);
   }
 
@@ -167,10 +165,10 @@ class ProbeLintServer {
     if (document === undefined) return null;
     return this.guarded(() => {
       const path = pathOf(uri);
-      const engine = this.engines.forPath(path);
-      if ('problem' in engine) return null;
+      const session = this.sessions.forPath(path);
+      if ('problem' in session) return null;
       const text = document.getText();
-      const lint = lintText(engine.engine, path, text);
+      const lint = session.session.lintText(path, text);
       const found = probeAt(text, lint.documents, document.offsetAt(position));
       return found === undefined ? null : { contents: probeHover(found) };
     }, null);
@@ -185,7 +183,8 @@ class ProbeLintServer {
 
   private classify(document: TextDocument): Kind {
     const path = pathOf(document.uri);
-    const units = document.uri.startsWith('file:') ? this.guarded(() => owningUnits(path), []) : [];
+    const found = this.sessions.forPath(path);
+    const units = document.uri.startsWith('file:') && 'session' in found ? this.guarded(() => found.session.ownersOf(path), []) : [];
     const kind: Kind = units.length === 0 ? { plain: true } : { plain: false, units };
     this.kinds.set(document.uri, kind);
     return kind;
@@ -195,14 +194,14 @@ class ProbeLintServer {
     const document = this.documents.get(uri);
     if (document === undefined) return;
     const path = pathOf(uri);
-    const engine = this.engines.forPath(path);
+    const found = this.sessions.forPath(path);
     const lines = lineOf(document);
     let diagnostics: Diagnostic[];
-    if ('problem' in engine) diagnostics = [problemDiagnostic(`${engine.configFile}: ${engine.problem}`, undefined, undefined, lines)];
-    else if (engine.exclusion.excludedBy(path) !== undefined)
+    if ('problem' in found) diagnostics = [problemDiagnostic(`${found.configFile}: ${found.problem}`, undefined, undefined, lines)];
+    else if (found.exclusion.excludedBy(path) !== undefined)
       diagnostics = []; // the config's exclude: as the CLI, nothing
     else {
-      const lint = lintText(engine.engine, path, document.getText());
+      const lint = found.session.lintText(path, document.getText());
       diagnostics = [
         ...lint.problems.map((problem) => problemDiagnostic(problem.message, problem.line, problem.column, lines)),
         ...lint.findings.sort(compareLocated).map((finding) => findingDiagnostic(finding, lines)),
@@ -226,14 +225,14 @@ class ProbeLintServer {
       (byUri.get(target) ?? byUri.set(target, []).get(target)!).push(diagnostic);
     };
     try {
-      const engine = this.engines.forPath(path);
-      if ('problem' in engine)
+      const found = this.sessions.forPath(path);
+      if ('problem' in found)
         add(
           path,
-          problemDiagnostic(`${engine.configFile}: ${engine.problem}`, undefined, undefined, () => ''),
+          problemDiagnostic(`${found.configFile}: ${found.problem}`, undefined, undefined, () => ''),
         );
       else {
-        const result = await lintThroughUnit(engine.engine, path, this.options.render, this.options.env, engine.exclusion);
+        const result = await found.session.lintOwnerOf(path);
         if (this.unitGeneration.get(key) !== generation) return; // a newer save renders it again
         for (const notice of result.notices) this.connection.console.info(notice);
         for (const [file, findings] of result.findings) {

@@ -4,7 +4,7 @@ import type { TimelineWindow } from '../model/timeline.js';
 import { windowText } from '../model/timing.js';
 import { code, tableCell } from './markdown-text.js';
 import type { ContainerTimeline } from './timeline.js';
-import { STARTUP_GATES, TIMELINE_ACTION, TIMELINE_CASE, TIMELINE_FROM } from './timeline-words.js';
+import { INVALID_PROBE, STARTUP_GATES, TIMELINE_ACTION, TIMELINE_CASE, TIMELINE_FROM } from './timeline-words.js';
 
 const PROBES: readonly TimelineWindow['probe'][] = ['startupProbe', 'livenessProbe', 'readinessProbe'];
 
@@ -19,7 +19,11 @@ export function formatTimelineMarkdown(timelines: readonly ContainerTimeline[]):
 export function containerTimelineMarkdown(timeline: ContainerTimeline, level: number): string[] {
   const lines = [`${'#'.repeat(level)} ${code(timeline.resource)}, container ${code(timeline.container)}`, ''];
   if (timeline.file !== undefined) lines.push(`In ${code(timeline.file)}.`, '');
-  if (timeline.windows.length === 0) return [...lines, 'No probes: the kubelet never restarts it for hanging, and it is ready as soon as it starts.'];
+  for (const probe of timeline.invalid ?? []) lines.push(`${code(probe.probe)}: ${INVALID_PROBE}: ${tableCell(probe.reason)} (${code(probe.rule)}).`, '');
+  if (timeline.windows.length === 0) {
+    if ((timeline.invalid ?? []).length > 0) return lines.slice(0, -1);
+    return [...lines, 'No probes: the kubelet never restarts it for hanging, and it is ready as soon as it starts.'];
+  }
   lines.push('| probe | the kubelet | window | counted from |', '|---|---|---:|---|');
   for (const window of timeline.windows) {
     const when = TIMELINE_CASE[window.case];

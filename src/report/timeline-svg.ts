@@ -6,7 +6,7 @@
 import type { TimelineWindow } from '../model/timeline.js';
 import { windowText } from '../model/timing.js';
 import type { ContainerTimeline } from './timeline.js';
-import { STARTUP_GATES, TIMELINE_FROM } from './timeline-words.js';
+import { INVALID_PROBE, STARTUP_GATES, TIMELINE_FROM } from './timeline-words.js';
 import { visible } from './visible.js';
 
 const WIDTH = 860;
@@ -69,6 +69,16 @@ export function formatTimelineSvg(timelines: readonly ContainerTimeline[]): stri
     body.push(`<text class="title" x="16" y="${y}">${xml(heading)}</text>`);
     if (timeline.file !== undefined) body.push(`<text class="muted" x="${WIDTH - 16}" y="${y}" text-anchor="end">${xml(timeline.file)}</text>`);
     summary.push(`${heading}:`);
+    for (const probe of timeline.invalid ?? []) {
+      y += 22;
+      const sentence = `${probe.probe} ${INVALID_PROBE}: ${probe.reason} (${probe.rule})`;
+      body.push(`<text class="muted" x="16" y="${y}">${xml(sentence)}</text>`);
+      summary.push(`${sentence}.`);
+    }
+    if (timeline.windows.length === 0 && (timeline.invalid ?? []).length > 0) {
+      y += 12;
+      continue;
+    }
     if (timeline.windows.length === 0) {
       y += 22;
       body.push(`<text class="muted" x="16" y="${y}">no probes: never restarted for hanging, ready as soon as it starts</text>`);

@@ -29,3 +29,6 @@ export function windowSentence(window: TimelineWindow): string {
 
 /** Said under a container's windows when it has a startupProbe. */
 export const STARTUP_GATES = 'liveness and readiness run only once the startupProbe has succeeded';
+
+/** What a timeline says of a probe the lint calls invalid, before the lint's own words. */
+export const INVALID_PROBE = 'not drawn: the probe is invalid';

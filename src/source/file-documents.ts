@@ -14,7 +14,11 @@ export interface FileDocuments {
 }
 
 export function documentsOfFile(file: InputFile): FileDocuments {
-  const source = new SourceFile(file.path, file.text);
+  return documentsOfSource(file, new SourceFile(file.path, file.text));
+}
+
+/** The same for a file already parsed (`source` is `file`'s text): what --fix reads after each pass. */
+export function documentsOfSource(file: Omit<InputFile, 'text'> & { text: string }, source: SourceFile): FileDocuments {
   const template = templateProblem(file, source);
   if (template !== undefined) return { source, documents: [], problem: { path: file.path, message: template } };
   // A file that does not parse is an input error when it could hold a Kubernetes object; one that

@@ -1,12 +1,12 @@
 import fastJsonPatch from 'fast-json-patch';
 import { INJECTED_ANNOTATION } from '../engine/admission-names.js';
 import type { WebhookConfig } from '../engine/config.js';
-import type { Engine } from '../engine/engine.js';
+import type { LintSession } from '../lint/index.js';
 import type { AnyRule, PatchOperation } from '../engine/rule.js';
 import { cloneJson } from '../model/json-value.js';
 import { escapeSegment } from '../model/pointer.js';
 import { isKubeObject } from '../model/resource.js';
-import { lintAdmitted, type AdmissionLimits } from './admission-lint.js';
+import type { AdmissionLimits } from '../lint/index.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 import type { NamespacePolicy } from './namespace-policy.js';
 
@@ -40,7 +40,7 @@ export function admissionFixRules(rules: readonly AnyRule[], config: WebhookConf
  */
 export function mutateRequest(
   request: AdmissionRequest,
-  engine: Engine,
+  session: LintSession,
   policy: NamespacePolicy,
   config: WebhookConfig,
   fixRules: readonly AnyRule[],
@@ -62,7 +62,7 @@ export function mutateRequest(
   const annotations = objectAnnotations(object.metadata);
   const rules = new Set(fixRules.filter((rule) => policy.optedIn(rule.meta.admission!.optIn, request.namespace, annotations)).map((rule) => rule.meta.id));
   if (rules.size === 0) return unchanged('skipped');
-  const linted = lintAdmitted(engine, object, limits);
+  const linted = session.lintAdmitted(object, limits);
   if (linted.kind !== 'linted') return unchanged('skipped');
 
   const operations: PatchOperation[] = [];

@@ -1,4 +1,4 @@
-// The webhook as a fastify plugin: it receives the engine, the namespace policy and the metrics,
+// The webhook as a fastify plugin: it receives the lint session, the namespace policy and the metrics,
 // and reaches into nothing else (no config files, no cluster). The review routes, the health
 // routes and the answers to bad requests are modules of their own.
 import type { Server } from 'node:https';
@@ -8,7 +8,7 @@ import { registerHealthRoutes } from './health-routes.js';
 import { registerReviewRoutes, type ReviewDependencies } from './review-route.js';
 
 export interface WebhookPluginOptions extends ReviewDependencies {
-  /** Ready: TLS loaded, engine built, not shutting down. Never depends on the API server. */
+  /** Ready: TLS loaded, lint session built, not shutting down. Never depends on the API server. */
   isReady: () => boolean;
 }
 

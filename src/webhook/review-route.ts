@@ -3,10 +3,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Server } from 'node:https';
 import type { WebhookConfig } from '../engine/config.js';
-import type { Engine } from '../engine/engine.js';
+import type { LintSession } from '../lint/index.js';
 import type { AnyRule } from '../engine/rule.js';
 import { singleLine } from '../report/finding-text.js';
-import type { AdmissionLimits } from './admission-lint.js';
+import type { AdmissionLimits } from '../lint/index.js';
 import { admissionReview, readAdmissionReview, type AdmissionRequest, type AdmissionResponse } from './admission-review.js';
 import type { BadRequest } from './bad-request.js';
 import type { WebhookMetrics } from './metrics.js';
@@ -17,7 +17,7 @@ import { validateRequest } from './validate.js';
 export type Endpoint = 'validate' | 'mutate';
 
 export interface ReviewDependencies {
-  engine: Engine;
+  session: LintSession;
   rules: readonly AnyRule[];
   policy: NamespacePolicy;
   webhook: WebhookConfig;
@@ -41,7 +41,7 @@ function reviewHandlers(options: ReviewDependencies): Record<Endpoint, ReviewHan
   const settings = { limits: options.limits, annotationsInEnforce: options.webhook.annotationsInEnforce === true };
   return {
     validate: (admission, request) => {
-      const outcome = validateRequest(admission, options.engine, options.policy, settings);
+      const outcome = validateRequest(admission, options.session, options.policy, settings);
       for (const finding of outcome.findings) metrics.recordFinding(finding.rule, finding.severity);
       for (const finding of outcome.suppressedByAnnotation) metrics.suppressed.inc({ rule: finding.rule });
       for (const rule of outcome.failedRules) {
@@ -55,7 +55,7 @@ function reviewHandlers(options: ReviewDependencies): Record<Endpoint, ReviewHan
       return { response: outcome.response, decision: outcome.decision, rules: [...new Set(outcome.findings.map((finding) => finding.rule))] };
     },
     mutate: (admission, request) => {
-      const outcome = mutateRequest(admission, options.engine, options.policy, options.webhook, fixRules, options.limits);
+      const outcome = mutateRequest(admission, options.session, options.policy, options.webhook, fixRules, options.limits);
       if (!admission.dryRun) for (const applied of outcome.applied) metrics.patches.inc({ rule: applied.split(':')[0]! });
       for (const conflict of outcome.conflicts) {
         metrics.patchConflicts.inc({ rule: conflict.rule });

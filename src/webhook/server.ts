@@ -4,9 +4,9 @@ import type { Server } from 'node:https';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../engine/config.js';
-import type { Engine } from '../engine/engine.js';
+import type { LintSession } from '../lint/index.js';
 import type { AnyRule } from '../engine/rule.js';
-import { DEFAULT_LIMITS, type AdmissionLimits } from './admission-lint.js';
+import { DEFAULT_LIMITS, type AdmissionLimits } from '../lint/index.js';
 import { createLogger } from './logger.js';
 import { WebhookMetrics } from './metrics.js';
 import type { NamespacePolicy } from './namespace-policy.js';
@@ -40,7 +40,7 @@ export const CONNECTION_LIMITS = {
 export type ConnectionLimits = typeof CONNECTION_LIMITS;
 
 export interface WebhookServerOptions {
-  engine: Engine;
+  session: LintSession;
   rules: readonly AnyRule[];
   policy: NamespacePolicy;
   webhook: WebhookConfig;
@@ -113,7 +113,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     ...(options.webhook.maxContainersPerReview !== undefined ? { maxContainers: options.webhook.maxContainersPerReview } : {}),
   };
   await app.register(webhookPlugin, {
-    engine: options.engine,
+    session: options.session,
     rules: options.rules,
     policy: options.policy,
     webhook: options.webhook,

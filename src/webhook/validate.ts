@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Engine } from '../engine/engine.js';
+import type { LintSession } from '../lint/index.js';
 import type { Finding } from '../engine/finding.js';
 import { valueAt } from '../model/pointer.js';
 import { longLine, singleLine } from '../report/finding-text.js';
-import { lintAdmitted, type AdmissionLimits } from './admission-lint.js';
+import type { AdmissionLimits } from '../lint/index.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 import type { NamespacePolicy } from './namespace-policy.js';
 import { admissionWarnings } from './warnings.js';
@@ -37,7 +37,7 @@ const DENIAL_LINES = 20;
  * not lift a denial (its author is the one being checked) unless the config says they may.
  * Everything else shown becomes a warning; infos are not shown.
  */
-export function validateRequest(request: AdmissionRequest, engine: Engine, policy: NamespacePolicy, settings: ValidationSettings): ValidationOutcome {
+export function validateRequest(request: AdmissionRequest, session: LintSession, policy: NamespacePolicy, settings: ValidationSettings): ValidationOutcome {
   const allow = (decision: ValidationDecision): ValidationOutcome => ({
     response: { uid: request.uid, allowed: true },
     decision,
@@ -48,7 +48,7 @@ export function validateRequest(request: AdmissionRequest, engine: Engine, polic
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return allow('skipped');
   const mode = policy.modeFor(request.namespace);
   if (mode === 'off') return allow('skipped');
-  const linted = lintAdmitted(engine, request.object, settings.limits);
+  const linted = session.lintAdmitted(request.object, settings.limits);
   if (linted.kind === 'not-applicable') return allow('skipped');
   if (linted.kind === 'unreadable') return unreadable(request, mode === 'enforce', linted.reason);
   const result = linted.result;
@@ -62,7 +62,7 @@ export function validateRequest(request: AdmissionRequest, engine: Engine, polic
   const shown = result.findings.filter((finding) => finding.severity !== 'info');
   const errors = enforce ? [...shown.filter((finding) => finding.severity === 'error'), ...hiddenErrors] : [];
   // Only enforce mode denies; the old object is linted only then (on UPDATE, to spare legacy objects).
-  const denying = request.operation === 'UPDATE' && errors.length > 0 ? findingsTheUpdateOwns(errors, request, engine, settings.limits) : errors;
+  const denying = request.operation === 'UPDATE' && errors.length > 0 ? findingsTheUpdateOwns(errors, request, session, settings.limits) : errors;
   const warnings = admissionWarnings(shown.filter((finding) => !denying.includes(finding)));
   const response: AdmissionResponse = { uid: request.uid, allowed: denying.length === 0 };
   if (warnings.length > 0) response.warnings = warnings;
@@ -86,8 +86,8 @@ function unreadable(request: AdmissionRequest, enforce: boolean, reason: string)
 }
 
 /** On UPDATE: findings that are new, or sit in a container the update changed. */
-function findingsTheUpdateOwns(findings: Finding[], request: AdmissionRequest, engine: Engine, limits: AdmissionLimits): Finding[] {
-  const before = lintAdmitted(engine, request.oldObject, limits, { strict: true });
+function findingsTheUpdateOwns(findings: Finding[], request: AdmissionRequest, session: LintSession, limits: AdmissionLimits): Finding[] {
+  const before = session.asStrict().lintAdmitted(request.oldObject, limits);
   if (before.kind !== 'linted') return findings;
   const existing = new Set([...before.result.findings, ...before.result.suppressed].map(findingKey));
   return findings.filter((finding) => {

@@ -1,3 +1,4 @@
+// One object under admission (the webhook's reviews): linted within bounds a tenant cannot stretch.
 import type { Engine, LintResult } from '../engine/engine.js';
 import { isKubeObject, standaloneResource } from '../model/resource.js';
 
@@ -13,7 +14,7 @@ export const DEFAULT_LIMITS: AdmissionLimits = { maxContainers: 500, maxDepth: 1
 export type AdmittedLint = { kind: 'linted'; result: LintResult } | { kind: 'not-applicable' } | { kind: 'unreadable'; reason: string };
 
 /** Lints one admitted object, within the limits; an object the engine cannot read is said so, never thrown. */
-export function lintAdmitted(engine: Engine, object: unknown, limits: AdmissionLimits, options: { strict?: boolean } = {}): AdmittedLint {
+export function lintAdmitted(engine: Engine, object: unknown, limits: AdmissionLimits): AdmittedLint {
   if (!isKubeObject(object)) return { kind: 'not-applicable' };
   // One walk for both bounds, before any pod site is built: the depth, and an upper bound on the
   // containers (every item of a containers/initContainers/ephemeralContainers list, wherever it is).
@@ -26,7 +27,7 @@ export function lintAdmitted(engine: Engine, object: unknown, limits: AdmissionL
     };
   }
   try {
-    return { kind: 'linted', result: engine.lint([{ resources: [standaloneResource(object)] }], undefined, options) };
+    return { kind: 'linted', result: engine.lint([{ resources: [standaloneResource(object)] }]) };
   } catch (error) {
     return { kind: 'unreadable', reason: `probe-lint failed on it (${error instanceof Error ? error.name : 'error'})` };
   }

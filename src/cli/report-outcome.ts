@@ -1,0 +1,69 @@
+// A lint outcome printed in the chosen format, and the exit code it means: what `lint` and `audit` share.
+import { RULES } from '../../rules/index.js';
+import { severityRank } from '../engine/finding.js';
+import type { Severity } from '../engine/rule.js';
+import type { LintOutcome } from '../lint/index.js';
+import { reportChunks } from '../report/formats.js';
+import { summarize, type ReportInput } from '../report/located.js';
+import type { FailOn, ReportArguments } from './arguments.js';
+import { useColor, type CommandIo } from './context.js';
+import { VERSION } from './version.js';
+
+export interface ReportContext {
+  args: ReportArguments;
+  io: CommandIo;
+  /** The ids of the rules that ran, in registry order. */
+  enabledRules: string[];
+  /** Where the report goes; when it is io.stdout, each chunk waits for stdout to take the last (io.stdoutWritten). */
+  report: (text: string) => void;
+}
+
+/** Prints the report; 2 with input errors, 1 with findings at or above --fail-on, else 0. */
+export async function reportOutcome(outcome: LintOutcome, context: ReportContext): Promise<{ code: number; input: ReportInput }> {
+  const { args, io } = context;
+  const input: ReportInput = {
+    findings: outcome.findings,
+    objects: outcome.objects,
+    enabledRules: context.enabledRules,
+    failOn: args.failOn,
+    sourceLink: githubSourceLink(io.env),
+    suppressed: outcome.suppressed,
+    inputErrors: outcome.inputErrors,
+    summary: summarize(outcome.findings, outcome.counts),
+    hidden: outcome.hidden,
+    rules: RULES,
+    showSuppressed: args.showSuppressed,
+    color: useColor(args.color, io),
+    columns: io.isTty ? io.columns : undefined,
+    toolVersion: VERSION,
+    generatedAt: reportTime(io.env),
+  };
+  // A report written to a slow pipe is not held whole in memory.
+  const written = context.report === io.stdout ? io.stdoutWritten : undefined;
+  for (const chunk of await reportChunks(args.format, input)) {
+    context.report(chunk);
+    await written?.();
+  }
+  if (outcome.inputErrors.length > 0) return { code: 2, input };
+  return { code: outcome.findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0, input };
+}
+
+/** Links to lines on GitHub, where a workflow says which repository and commit it runs on. */
+function githubSourceLink(env: Readonly<Record<string, string | undefined>>): ((file: string, line: number | undefined) => string | undefined) | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_SHA: sha } = env;
+  if (!server || !repository || !sha || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^[0-9a-f]{7,64}$/.test(sha)) return undefined;
+  return (file, line) =>
+    file.startsWith('/') || file.startsWith('..') || file === '-'
+      ? undefined
+      : `${server}/${repository}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`;
+}
+
+function failsOn(severity: Severity, failOn: FailOn): boolean {
+  return failOn !== 'never' && severityRank(severity) >= severityRank(failOn);
+}
+
+/** SOURCE_DATE_EPOCH (the reproducible-builds convention) when it is a number of seconds, else now. */
+function reportTime(env: Readonly<Record<string, string | undefined>>): Date {
+  const epoch = env.SOURCE_DATE_EPOCH;
+  return epoch !== undefined && /^\d{1,12}$/.test(epoch) ? new Date(Number(epoch) * 1000) : new Date();
+}

@@ -1,0 +1,206 @@
+// Units through the engine: every finding located in what the user edits, each once, in report
+// order, with what the summary and the formats that list objects need. Prints nothing.
+import { ruleFailureMessage, type Engine, type LintResult } from '../engine/engine.js';
+import { severityRank, type Finding } from '../engine/finding.js';
+import type { Severity } from '../engine/rule.js';
+import { linkRuntimeFindings, runtimeFirst } from '../engine/runtime-causes.js';
+import { collectRunFacts } from '../engine/run-facts.js';
+import type { LintDocument } from '../model/document.js';
+import { findPodSites } from '../model/pod-site.js';
+import { describeResource, identityOf } from '../model/resource.js';
+import {
+  compareLocated,
+  locate,
+  withoutRepeats,
+  type InputError,
+  type LocatedFinding,
+  type LocatedSuppressed,
+  type ReportedObject,
+  type SummaryCounts,
+} from '../report/located.js';
+import type { LintUnit } from './units.js';
+
+export interface CollectOptions {
+  /** Findings below it are counted (hidden), not kept. */
+  minSeverity: Severity;
+  /** Input files read, for the summary when the units do not count for themselves (0 for a cluster). */
+  files: number;
+  /** Keep a list of every object with a pod spec as the units go by (the formats that list objects). */
+  listObjects?: boolean;
+  /** Let each unit's parsed documents go once its findings are located (no format reads them after). */
+  release?: boolean;
+  /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
+  runtime?: boolean;
+  /** No object at all is an input error (a stream on stdin that should have held some). */
+  failIfNoObjects?: boolean;
+}
+
+/** What a run found, ready for any format. */
+export interface LintOutcome {
+  /** Each finding once, in report order. */
+  findings: LocatedFinding[];
+  suppressed: LocatedSuppressed[];
+  /** Every object with a pod spec that was linted, in input order (a JUnit test case each). */
+  objects: () => ReportedObject[];
+  /** Findings below minSeverity. */
+  hidden: number;
+  counts: SummaryCounts;
+  /** Reading, parsing and rule failures, in the order met. */
+  inputErrors: InputError[];
+}
+
+/** Runs the engine over each unit, locating the findings shown and counting the rest. */
+export function collectFindings(engine: Engine, units: Iterable<LintUnit>, inputErrors: InputError[], options: CollectOptions): LintOutcome {
+  // In a function of its own: once it returns, nothing of the last unit is left on the stack.
+  const linted = lintUnits(engine, units, inputErrors, options);
+  if (linted.engineCounts.resources === 0 && options.failIfNoObjects === true && inputErrors.length === 0) {
+    inputErrors.push({
+      file: options.files === 1 && linted.documentCount === 0 ? '-' : '(input)',
+      message: 'no Kubernetes objects found (was the input empty, or did the command that produced it fail?)',
+    });
+  }
+  const sorted = withoutRepeats(linted.located).sort(compareLocated);
+  const { objects, unlisted } = linted;
+  return {
+    findings: options.runtime === true ? runtimeFirst(sorted, engine.rules) : sorted,
+    suppressed: linted.suppressed.sort(compareLocated),
+    objects: () => {
+      for (const unit of unlisted.splice(0)) unit.documents.forEach((document, index) => listObjects(objects, document, unit.fileOrder?.[index]));
+      return objects.sort((a, b) => a.order - b.order).map(({ object }) => object);
+    },
+    hidden: linted.hidden,
+    counts: linted.counts ?? { files: options.files, ...linted.engineCounts },
+    inputErrors,
+  };
+}
+
+/** What linting the units gathered. */
+interface Linted {
+  located: LocatedFinding[];
+  suppressed: LocatedSuppressed[];
+  /** The objects listed as their units went by (release). */
+  objects: { object: ReportedObject; order: number }[];
+  /** Units whose objects are listed when asked. */
+  unlisted: LintUnit[];
+  hidden: number;
+  documentCount: number;
+  /** The units' own counts, when they say them. */
+  counts: SummaryCounts | undefined;
+  engineCounts: { resources: number; containers: number };
+}
+
+function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: InputError[], options: CollectOptions): Linted {
+  const shown = (severity: Severity) => severityRank(severity) >= severityRank(options.minSeverity);
+  // Findings of one rule repeat their texts (the numbers are mostly the defaults; names are not in
+  // them): each distinct text is held once, not once per finding (14 of the 30 MB 27,000 findings took).
+  const texts = new Map<string, string>();
+  const shared = (text: string) => {
+    const known = texts.get(text);
+    if (known !== undefined) return known;
+    texts.set(text, text);
+    return text;
+  };
+  const settle = <T extends Finding>(finding: T) => {
+    finding.message = shared(finding.message);
+    finding.short = shared(finding.short);
+    finding.pointer = shared(finding.pointer);
+    if (finding.fix !== undefined) for (const operation of finding.fix) operation.path = shared(operation.path);
+    return options.release === true ? released(locate(finding)) : locate(finding);
+  };
+  const linted: Linted = {
+    located: [],
+    suppressed: [],
+    objects: [],
+    unlisted: [],
+    hidden: 0,
+    documentCount: 0,
+    counts: undefined,
+    engineCounts: { resources: 0, containers: 0 },
+  };
+  for (const unit of units) {
+    // Services select pods across the unit: its facts first, then one document at a time, each let
+    // go (with `release`) once its findings are located — the unit's parse is the peak, not the
+    // parse and every finding on top of it.
+    const run = collectRunFacts(unit.documents);
+    const seen = { resources: 0, containers: 0 };
+    for (let index = 0; index < unit.documents.length; index++) {
+      const result: LintResult = engine.lint([unit.documents[index]!], run);
+      seen.resources += result.resources;
+      seen.containers += result.containers;
+      if (options.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
+      for (const failure of result.failures) {
+        const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
+        inputErrors.push({ file: where, message: ruleFailureMessage(failure) });
+      }
+      for (const finding of result.findings) {
+        if (shown(finding.severity)) linted.located.push(settle(finding));
+        else linted.hidden++;
+      }
+      for (const finding of result.suppressed) if (shown(finding.severity)) linted.suppressed.push(settle(finding));
+      if (options.release === true) {
+        if (options.listObjects === true) listObjects(linted.objects, unit.documents[index]!, unit.fileOrder?.[index]);
+        unit.documents[index] = { resources: [] };
+        unit.forget?.(index);
+      }
+    }
+    linted.documentCount += unit.documents.length;
+    linted.engineCounts.resources += seen.resources;
+    linted.engineCounts.containers += seen.containers;
+    if (options.release !== true) linted.unlisted.push(unit);
+    if (unit.counts !== undefined) linted.counts = addCounts(linted.counts ?? { files: 0, resources: 0, containers: 0 }, unit.counts(seen));
+  }
+  return linted;
+}
+
+function listObjects(objects: { object: ReportedObject; order: number }[], document: LintDocument, order: number | undefined): void {
+  for (const object of objectsOf(document)) objects.push({ object, order: order ?? 0 });
+}
+
+/** The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too). */
+function objectsOf(document: LintDocument): ReportedObject[] {
+  return document.resources
+    .filter((resource) => findPodSites(resource).length > 0)
+    .map((resource) => {
+      const identity = identityOf(resource.object);
+      return { file: resource.origin.file, name: describeResource(identity), identity };
+    });
+}
+
+/** A located finding that holds only what reports read: its object's identity, not the parsed file. */
+function released<T extends LocatedFinding>(finding: T): T {
+  const { resource } = finding;
+  const { apiVersion, kind, metadata } = resource.object;
+  finding.resource = {
+    // The identity (kind, namespace, name) is the finding's own; the object keeps only what names it.
+    object: {
+      apiVersion,
+      kind,
+      metadata: {
+        ...(metadata?.name === undefined ? {} : { name: metadata.name }),
+        ...(metadata?.namespace === undefined ? {} : { namespace: metadata.namespace }),
+      },
+    },
+    document: undefined,
+    pointer: resource.pointer,
+    origin: {
+      ...(resource.origin.file === undefined ? {} : { file: resource.origin.file }),
+      ...(resource.origin.documentIndex === undefined ? {} : { documentIndex: resource.origin.documentIndex }),
+    },
+  };
+  return finding;
+}
+
+function addCounts(a: SummaryCounts, b: SummaryCounts): SummaryCounts {
+  const optional = (key: 'charts' | 'kustomizations' | 'renderings') => {
+    const sum = (a[key] ?? 0) + (b[key] ?? 0);
+    return a[key] === undefined && b[key] === undefined ? {} : { [key]: sum };
+  };
+  return {
+    files: a.files + b.files,
+    ...optional('charts'),
+    ...optional('kustomizations'),
+    ...optional('renderings'),
+    resources: a.resources + b.resources,
+    containers: a.containers + b.containers,
+  };
+}

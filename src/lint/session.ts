@@ -1,0 +1,156 @@
+// The one way from inputs to located findings. Every door — `lint`, `timeline`, `--fix`, `audit`, the
+// language server, the webhook's reviews, the generator and the tests — goes through a session, so each
+// reads a directory, stdin, an editor's buffer or a cluster's objects the same way: inputs classified
+// once (manifest, Go template, chart, kustomization, YAML that is not Kubernetes), charts and
+// kustomizations rendered in the sandbox, files parsed unit by unit, the engine run, findings located
+// and each reported once. A session never prints: the commands format what it returns.
+import { resolve } from 'node:path';
+import { Engine, type EngineOptions } from '../engine/engine.js';
+import type { AnyRule } from '../engine/rule.js';
+import type { FixKind } from '../engine/rule.js';
+import { fixSourceText, type FindingsOfSource, type FixOutcome } from '../fix/fix-source.js';
+import type { KubeObject } from '../model/resource.js';
+import { inputErrorOf, type InputError, type LocatedFinding } from '../report/located.js';
+import type { ContainerTimeline } from '../report/timeline.js';
+import type { PathExclusion } from '../source/excluded-paths.js';
+import { documentsOfFile, documentsOfSource } from '../source/file-documents.js';
+import type { InputFile, InputProblem } from '../source/inputs.js';
+import { readInputs, type RenderOptions } from '../source/read-inputs.js';
+import { discover } from '../source/render/discover.js';
+import { lintAdmitted, type AdmissionLimits, type AdmittedLint } from './admitted.js';
+import { collectFindings, type CollectOptions, type LintOutcome } from './collect.js';
+import { containerTimelines } from './timelines.js';
+import { objectsUnit, parsedUnits, type LintUnit } from './units.js';
+import { lintText, type TextLint } from './text.js';
+
+export interface LintSessionOptions {
+  /** How charts and kustomizations are rendered; without it they are skipped, one notice each. */
+  render?: RenderOptions;
+  /** Paths never linted (the config's exclude, --exclude). */
+  exclusion?: PathExclusion;
+  /** What "-" reads. */
+  readStdin?: () => string | Buffer;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The inputs of a run, classified and rendered, not yet parsed. */
+export interface LintInputs {
+  files: InputFile[];
+  /** What could not be read, rendered or parsed; parsing adds to it as units go by. */
+  inputErrors: InputError[];
+  /** What the user should know that is not an error (a chart skipped, a rendering dropped and why). */
+  notices: string[];
+}
+
+const NO_RENDERING: RenderOptions = { helm: undefined, kustomize: undefined, values: [], set: [], enabled: false };
+
+/** The rules and what the engine judges with (config, cluster facts, strictness, runtime evidence). */
+export interface EngineSettings extends EngineOptions {
+  rules: readonly AnyRule[];
+}
+
+export class LintSession {
+  readonly engine: Engine;
+  private strictSession: LintSession | undefined;
+
+  constructor(
+    settings: EngineSettings | Engine,
+    private readonly options: LintSessionOptions = {},
+  ) {
+    this.engine = settings instanceof Engine ? settings : new Engine(settings.rules, settings);
+  }
+
+  /** The ids of the rules that run, in registry order. */
+  get enabledRuleIds(): string[] {
+    return this.engine.enabledRuleIds;
+  }
+
+  /** Classifies the paths ("-" is stdin) and renders the charts and kustomizations among them. */
+  async read(paths: readonly string[]): Promise<LintInputs> {
+    const read = await readInputs(paths, {
+      readStdin: this.options.readStdin ?? (() => ''),
+      env: this.options.env ?? {},
+      render: this.options.render ?? NO_RENDERING,
+      ...(this.options.exclusion !== undefined ? { exclusion: this.options.exclusion } : {}),
+    });
+    return { files: read.files, inputErrors: read.problems.map(inputErrorOf), notices: read.notices };
+  }
+
+  /** The inputs' deployment units, parsed as each comes; what does not parse is added to the inputs' errors. */
+  units(inputs: LintInputs, release = false): Generator<LintUnit> {
+    return parsedUnits(inputs.files, inputs.inputErrors, release);
+  }
+
+  /** Every finding of the inputs, located, once each, in report order. */
+  lint(inputs: LintInputs, options: Omit<CollectOptions, 'files'>): LintOutcome {
+    return collectFindings(this.engine, this.units(inputs, options.release === true), inputs.inputErrors, { ...options, files: inputs.files.length });
+  }
+
+  /** The objects of a cluster (audit). */
+  lintObjects(objects: readonly KubeObject[], options: Omit<CollectOptions, 'files'>): LintOutcome {
+    return collectFindings(this.engine, [objectsUnit(objects)], [], { ...options, files: 0 });
+  }
+
+  /** When the kubelet acts on each container of the inputs (only `container`'s, when given). */
+  timelines(inputs: LintInputs, container?: string): ContainerTimeline[] {
+    return containerTimelines(this.engine, this.units(inputs), container);
+  }
+
+  /** This session disregarding `probe-lint.dev/ignore` annotations (the webhook judges an old object so). */
+  asStrict(): LintSession {
+    const strict = this.engine.asStrict();
+    return strict === this.engine ? this : (this.strictSession ??= new LintSession(strict, this.options));
+  }
+
+  /** One object under admission, within the limits. */
+  lintAdmitted(object: unknown, limits: AdmissionLimits): AdmittedLint {
+    return lintAdmitted(this.engine, object, limits);
+  }
+
+  /** The fixes of the kinds asked for, made to one file's text (the file itself is the caller's to write). */
+  fixText(path: string, text: string, kinds: readonly FixKind[]): FixOutcome {
+    return fixSourceText(path, text, this.findingsOfSource(path), kinds);
+  }
+
+  /** How --fix reads a file after each pass: as this session reads it. */
+  findingsOfSource(path: string): FindingsOfSource {
+    return (source) => this.engine.lint(documentsOfSource({ path, text: source.text }, source).documents).findings;
+  }
+
+  /** A text an editor holds (saved or not), read as the file it will be. */
+  lintText(path: string, text: string): TextLint {
+    return lintText(this.engine, documentsOfFile({ path, text }));
+  }
+
+  /** The charts and kustomizations that own a file, absolute; empty for a plain manifest. */
+  ownersOf(path: string): string[] {
+    const found = discover([path]);
+    return [...found.charts.map((chart) => resolve(chart.directory)), ...found.kustomizations.map((unit) => resolve(unit.directory))].sort();
+  }
+
+  /** Renders what owns `path` and lints it: the findings by the absolute path of the file they point at. */
+  async lintOwnerOf(path: string): Promise<OwnerLint> {
+    const inputs = await this.read([path]);
+    const outcome = this.lint(inputs, { minSeverity: 'info' });
+    const findings = new Map<string, LocatedFinding[]>();
+    for (const finding of outcome.findings) {
+      if (finding.file === undefined) continue;
+      const file = resolve(finding.file);
+      (findings.get(file) ?? findings.set(file, []).get(file)!).push(finding);
+    }
+    const problems = outcome.inputErrors.map((error) => ({ ...problemOf(error), path: resolve(error.file) }));
+    return { findings, problems, notices: inputs.notices };
+  }
+}
+
+export interface OwnerLint {
+  /** Findings by the absolute path of the file they point at. */
+  findings: Map<string, LocatedFinding[]>;
+  /** Problems rendering or reading, with the absolute path they name. */
+  problems: InputProblem[];
+  notices: string[];
+}
+
+function problemOf(error: InputError): InputProblem {
+  return { path: error.file, message: error.message, ...(error.line !== undefined ? { line: error.line, column: error.column ?? 1 } : {}) };
+}
