@@ -1,7 +1,7 @@
 // End to end: the webhook with its cluster readers against the local API server, which hangs,
-// goes down mid-run and comes back; and the CLI's --kubeconfig and `probe-lint audit`.
+// goes down mid-run and comes back; `probe-lint audit`; and lint, which never reads a cluster.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -159,7 +159,7 @@ describe('webhook with a live cluster', () => {
   });
 });
 
-describe('CLI with --kubeconfig, and probe-lint audit', () => {
+describe('lint never reads a cluster; probe-lint audit does', () => {
   let api: FakeApiServer;
   let kubeconfig: string;
   before(async () => {
@@ -199,27 +199,27 @@ describe('CLI with --kubeconfig, and probe-lint audit', () => {
   });
   after(() => api.stop());
 
-  it('lint --kubeconfig reads density once and judges exec probes by it', async () => {
+  it('lint reads no cluster: --kubeconfig is refused, and a KUBECONFIG whose exec plugin would run is never read', async () => {
     const file = join(directory, 'agent.yaml');
     writeFileSync(file, podYaml('livenessProbe:\n  exec:\n    command: [x]\n  periodSeconds: 2\nreadinessProbe:\n  tcpSocket:\n    port: 80'));
-    const run = await runCliAsync([file, '--kubeconfig', kubeconfig, '--format', 'json']);
-    const [finding] = JSON.parse(run.stdout).findings;
-    assert.equal(finding.severity, 'warning');
-    assert.match(finding.message, /at \d+(\.\d)? pods per node/);
-    assert.equal(run.code, 1);
-  });
-
-  it('lint --kubeconfig warns and lints offline when the cluster cannot be reached', async () => {
-    const file = join(directory, 'agent.yaml');
-    const unreachable = join(directory, 'unreachable');
+    const refused = await runCliAsync([file, '--kubeconfig', kubeconfig]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--kubeconfig does not apply to `probe-lint lint` \(it is for: audit, serve\)/);
+    // A kubeconfig as a repository might hold one: its credential plugin would run with the job's environment.
+    const marker = join(directory, 'plugin-ran');
+    const planted = join(directory, 'planted-kubeconfig');
     writeFileSync(
-      unreachable,
-      `apiVersion: v1\nkind: Config\nclusters: [{name: x, cluster: {server: "https://127.0.0.1:9", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: x, user: u}}]\ncurrent-context: x\n`,
+      planted,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: x, cluster: {server: "https://127.0.0.1:${api.port}", insecure-skip-tls-verify: true}}]\n` +
+        `users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/sh, args: [-c, "touch ${marker}"], interactiveMode: Never}}}]\n` +
+        'contexts: [{name: x, context: {cluster: x, user: u}}]\ncurrent-context: x\n',
     );
-    const run = await runCliAsync([file, '--kubeconfig', unreachable, '--format', 'json']);
-    assert.match(run.stderr, /warning: cannot read cluster density from .*unreachable.*; linting without it/);
-    assert.equal(JSON.parse(run.stdout).findings[0].severity, 'info');
-    assert.equal(run.code, 0);
+    const requests = api.requests.length;
+    const run = await runCliAsync([file, '--format', 'json'], { env: { KUBECONFIG: planted } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).findings[0].severity, 'info', 'density unknown: no cluster was read');
+    assert.equal(existsSync(marker), false, 'the exec plugin never ran');
+    assert.equal(api.requests.length, requests, 'the API server was never called');
   });
 
   it('audit --all-namespaces lints every workload once, naming each as kind/namespace/name', async () => {

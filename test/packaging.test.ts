@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { podYaml, ROOT } from './helpers.js';
 import { helmBinary, kubectlBinary, TOOLS } from './tools.js';
@@ -161,10 +161,10 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
     );
     hookRev = git(hookRepository, 'rev-parse', 'HEAD').trim();
   });
-  const runHook = (repo: string, extra: Record<string, string> = {}) => {
+  const runHook = (repo: string, extra: Record<string, string> = {}, hookOptions = '') => {
     writeFileSync(
       join(repo, '.pre-commit-config.yaml'),
-      `repos:\n  - repo: ${JSON.stringify(hookRepository)}\n    rev: ${hookRev}\n    hooks:\n      - id: probe-lint\n`,
+      `repos:\n  - repo: ${JSON.stringify(hookRepository)}\n    rev: ${hookRev}\n    hooks:\n      - id: probe-lint\n${hookOptions}`,
     );
     execFileSync('git', ['add', '.pre-commit-config.yaml'], { cwd: repo });
     return spawnSync('pre-commit', ['run', '--all-files'], { cwd: repo, encoding: 'utf8', env: hookEnv(extra) });
@@ -180,6 +180,30 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
     const run = runHook(repoWith('pod.yaml', GOOD));
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /probe-lint \(Kubernetes probes\)\.+Passed/);
+  });
+
+  it('lints files named like options as files: a tracked `--kubeconfig=…` or `--config=…` changes nothing', () => {
+    const repo = repoWith('deploy/pod.yaml', BAD);
+    const marker = join(repo, '..', `${basename(repo)}-plugin-ran`);
+    // The repository's own kubeconfig, whose credential plugin would run with the job's environment.
+    writeFileSync(
+      join(repo, 'kc.yaml'),
+      'apiVersion: v1\nkind: Config\nclusters: [{name: x, cluster: {server: "https://127.0.0.1:9"}}]\n' +
+        `users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/sh, args: [-c, "touch ${marker}"], interactiveMode: Never}}}]\n` +
+        'contexts: [{name: x, context: {cluster: x, user: u}}]\ncurrent-context: x\n',
+    );
+    // A config that would switch every rule off.
+    writeFileSync(join(repo, 'evil.yaml'), 'rules:\n  success-threshold-not-one: off\n');
+    for (const name of ['--kubeconfig=kc.yaml', '--config=evil.yaml', '--fail-on=never'])
+      writeFileSync(join(repo, name), 'kind: Note\ntext: linted like any file\n');
+    execFileSync('git', ['add', '--', 'kc.yaml', 'evil.yaml', '--kubeconfig=kc.yaml', '--config=evil.yaml', '--fail-on=never'], { cwd: repo });
+    const run = runHook(repo);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /success-threshold-not-one/, 'the planted config was not read');
+    assert.equal(existsSync(marker), false, 'no kubeconfig was read, no plugin ran');
+    // Options of the user's own still apply, before the `--` the hook's args end with.
+    const own = runHook(repo, {}, '        args: [--disable, success-threshold-not-one, --]\n');
+    assert.equal(own.status, 0, own.stdout + own.stderr);
   });
 
   it('works in a repository holding charts and kustomize overlays, with no exclude: tricks', () => {

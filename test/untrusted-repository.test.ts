@@ -348,7 +348,7 @@ describe('--fix and hard links', () => {
     linkSync(join(root, 'pod.yaml'), join(root, 'other-name.yaml'));
     const run = runCli(['pod.yaml', '--fix'], { cwd: root });
     assert.equal(run.code, 2);
-    assert.match(run.stderr + run.stdout, /the file has 2 hard links, which a fix would break/);
+    assert.match(run.stderr + run.stdout, /the file has 2 hard links, which a write would break/);
     assert.equal(readFileSync(join(root, 'pod.yaml'), 'utf8'), text);
     assert.equal(readFileSync(join(root, 'other-name.yaml'), 'utf8'), text);
   });

@@ -16,13 +16,37 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       // Control characters are matched on purpose: admission warnings must not carry them.
       'no-control-regex': 'off',
       eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    // One way to write a file (src/source/atomic-write.ts): all or nothing, every byte checked. The rest
+    // of the product never writes with node:fs itself.
+    files: ['src/**/*.ts', 'rules/**/*.ts'],
+    ignores: ['src/source/atomic-write.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'node:fs',
+              importNames: ['writeFileSync', 'writeFile', 'writeSync', 'write', 'appendFileSync', 'appendFile', 'createWriteStream', 'renameSync', 'rename'],
+              message: 'write files through writeFileAtomic (src/source/atomic-write.ts)',
+            },
+            { name: 'node:fs/promises', message: 'write files through writeFileAtomic (src/source/atomic-write.ts)' },
+          ],
+        },
+      ],
     },
   },
   {

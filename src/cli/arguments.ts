@@ -25,8 +25,6 @@ export interface ReportArguments {
   strict: boolean;
   showSuppressed: boolean;
   color: boolean | undefined;
-  kubeconfig: string | undefined;
-  context: string | undefined;
 }
 
 export interface LintArguments extends ReportArguments {
@@ -64,6 +62,8 @@ export interface AuditArguments extends ReportArguments {
   since: { text: string; ms: number } | undefined;
   /** Write the reports of this kind into the cluster (--apply-reports). */
   applyReports: 'openreports' | 'policyreport' | undefined;
+  kubeconfig: string | undefined;
+  context: string | undefined;
 }
 
 export interface ServeArguments {
@@ -117,8 +117,9 @@ export interface ParsedArguments {
   debug: boolean;
 }
 
-export function parseArguments(argv: readonly string[]): ParsedArguments {
-  const line = parseCommandLine(argv);
+/** `exists`: whether a path names a file or directory (relative to the working directory): such an argument is always an operand. */
+export function parseArguments(argv: readonly string[], exists?: (path: string) => boolean): ParsedArguments {
+  const line = parseCommandLine(argv, exists);
   const debug = line.values.debug === true;
   return { args: interpret(line), debug };
 }
@@ -181,6 +182,8 @@ function interpret(line: ParsedCommandLine): Arguments {
         since: flag('no-evidence') ? undefined : { text: sinceText, ms: sinceMs },
         applyReports:
           string('apply-reports') === undefined ? undefined : oneOf(string('apply-reports')!, ['openreports', 'policyreport'] as const, '--apply-reports'),
+        kubeconfig: string('kubeconfig'),
+        context: string('context'),
       };
     }
     case 'lint': {
@@ -255,8 +258,6 @@ function reportArguments(
     strict: flag('strict'),
     showSuppressed: flag('show-suppressed'),
     color: colorFlag(values),
-    kubeconfig: string('kubeconfig'),
-    context: string('context'),
   };
 }
 

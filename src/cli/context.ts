@@ -68,25 +68,11 @@ export function withRuleSelection(config: ProbeLintConfig, enable: readonly stri
 }
 
 /**
- * Cluster facts for a CLI run: --pods-per-node, else one attempt (with the guard's deadline) to
- * read density from --kubeconfig's cluster, else the config; a failed attempt is a warning.
+ * Cluster facts for a lint run: --pods-per-node, else the config. A lint never reads a cluster: what it
+ * lints may be a stranger's pull request, and a kubeconfig's exec plugin runs with the job's secrets.
  */
-export async function cliClusterFacts(
-  args: { podsPerNode: number | undefined; kubeconfig: string | undefined; context: string | undefined },
-  config: ProbeLintConfig,
-  io: CommandIo,
-): Promise<ClusterFacts> {
-  const offline = clusterFactsFrom(config, args.podsPerNode);
-  if (args.podsPerNode !== undefined || args.kubeconfig === undefined) return offline;
-  try {
-    // Cluster code (client-node) loads only for the runs that use it: a plain lint starts fast.
-    const { fetchClusterFactsOnce } = await import('../cluster/cluster-access.js');
-    const { KubeClient, loadKubeConfig } = await import('../cluster/kube-client.js');
-    return await fetchClusterFactsOnce(new KubeClient(loadKubeConfig(args.kubeconfig, args.context)), config);
-  } catch (error) {
-    io.stderr(`probe-lint: warning: cannot read cluster density from ${args.kubeconfig}: ${visible((error as Error).message)}; linting without it\n`);
-    return offline;
-  }
+export function cliClusterFacts(args: { podsPerNode: number | undefined }, config: ProbeLintConfig): ClusterFacts {
+  return clusterFactsFrom(config, args.podsPerNode);
 }
 
 /**

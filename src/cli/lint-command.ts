@@ -12,7 +12,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   const loaded = await loadConfigOrReport(args.config, io);
   if (loaded === undefined) return 2;
   const config = withRuleSelection(loaded, args.enable, args.disable);
-  const cluster = await cliClusterFacts(args, config, io);
+  const cluster = cliClusterFacts(args, config);
   const session = new LintSession(
     { rules: RULES, config, cluster, strict: args.strict },
     { render: args.render, exclusion: pathExclusion(loaded, args.exclude, io.cwd), readStdin: io.readStdin, env: io.env },

@@ -1,5 +1,7 @@
 // The CLI's entry: parses the command line and runs one command. No side effects at import and no
 // process access: bin.ts wires the process in, and tests call main() directly.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArguments } from './arguments.js';
 import type { CommandIo } from './context.js';
 import { helpText, UsageError } from './options.js';
@@ -12,7 +14,7 @@ export type { CommandIo } from './context.js';
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
   let debug = argv.includes('--debug');
   try {
-    const parsed = parseArguments(argv);
+    const parsed = parseArguments(argv, (path) => existsSync(resolve(io.cwd, path)));
     debug = parsed.debug;
     const { args } = parsed;
     switch (args.command) {

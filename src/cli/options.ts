@@ -24,7 +24,8 @@ export interface OptionSpec {
 
 const REPORTING: readonly CommandName[] = ['lint', 'audit'];
 const CONFIGURED: readonly CommandName[] = ['lint', 'timeline', 'audit', 'serve', 'policies', 'lsp'];
-const CLUSTER: readonly CommandName[] = ['lint', 'audit', 'serve'];
+/** Only these read a kubeconfig: lint, timeline and the hook never do (a repository's kubeconfig can run an exec plugin with the job's secrets). */
+const CLUSTER: readonly CommandName[] = ['audit', 'serve'];
 /** Commands that read manifests, charts and kustomizations. */
 const RENDERING: readonly CommandName[] = ['lint', 'timeline', 'lsp'];
 
@@ -151,7 +152,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'kubeconfig',
     type: 'string',
     value: 'FILE',
-    description: 'cluster to read density from (lint), workloads from (audit), or facts from (serve)',
+    description: 'the cluster to read workloads from (audit) or facts from (serve); default: KUBECONFIG, ~/.kube/config, or in-cluster',
     commands: CLUSTER,
   },
   { name: 'context', type: 'string', value: 'NAME', description: 'the kubeconfig context to use', commands: CLUSTER },
@@ -272,17 +273,49 @@ export function helpText(): string {
   return lines.join('\n');
 }
 
+/**
+ * The command line's operands kept apart from its options, so that a file name never becomes an option:
+ * everything after `--` is an operand, and so is an argument before it that looks like an option but
+ * names a file or directory that exists (a pre-commit hook passes staged names as they are: a file
+ * named `--config=evil.yaml` is linted, never read as a config). The options keep their order; the
+ * operands follow a `--`.
+ */
+export function separateOperands(argv: readonly string[], exists: (path: string) => boolean): string[] {
+  const terminator = argv.indexOf('--');
+  const before = terminator === -1 ? argv : argv.slice(0, terminator);
+  const after = terminator === -1 ? [] : argv.slice(terminator + 1);
+  const options: string[] = [];
+  const operands: string[] = [];
+  for (const argument of before) {
+    if (argument.length > 1 && argument.startsWith('-') && exists(argument)) operands.push(argument);
+    else options.push(argument);
+  }
+  return operands.length === 0 && terminator === -1 ? options : [...options, '--', ...operands, ...after];
+}
+
 /** Reads the command, its options and its positionals; every mistake is a UsageError that says what to do. */
-export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
-  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options: parseArgsOptions() });
+export function parseCommandLine(argv: readonly string[], exists: (path: string) => boolean = () => false): ParsedCommandLine {
+  const { tokens } = parseArgs({
+    args: separateOperands(argv, exists),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+    options: parseArgsOptions(),
+  });
   const positionals: string[] = [];
   const values: ParsedCommandLine['values'] = {};
   let command: CommandName | undefined;
   const seen: { option: OptionSpec; rawName: string }[] = [];
+  let operandsOnly = false;
   for (const token of tokens) {
-    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'option-terminator') {
+      operandsOnly = true;
+      continue;
+    }
     if (token.kind === 'positional') {
-      if (command === undefined && positionals.length === 0 && (COMMANDS as readonly string[]).includes(token.value)) command = token.value as CommandName;
+      // After `--` every argument is an operand: a file named `lint` is linted, not read as the command.
+      if (!operandsOnly && command === undefined && positionals.length === 0 && (COMMANDS as readonly string[]).includes(token.value))
+        command = token.value as CommandName;
       else positionals.push(token.value);
       continue;
     }

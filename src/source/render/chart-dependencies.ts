@@ -1,7 +1,8 @@
 // A chart's dependencies as a fresh clone has them: which are missing from charts/ (before `helm
 // dependency build`), which are charts of this repository that can stand in for them, and a copy of
 // the chart that asks only for what it can have.
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.js';
 import { dirname, join, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
 import { listDirectory } from './list-directory.js';
@@ -101,7 +102,7 @@ export function vendoredCopy(directory: string, absent: readonly ChartDependency
     if (!Array.isArray(parsed.dependencies)) continue;
     parsed.dependencies = parsed.dependencies.filter((dependency) => !gone.has(String(dependency?.name)));
     if (parsed.dependencies.length === 0) delete parsed.dependencies;
-    writeFileSync(file, jsYaml.dump(parsed));
+    writeFileAtomic(file, Buffer.from(jsYaml.dump(parsed)));
   }
   for (const [name, path] of local) cpSync(path, join(copy, 'charts', name), { recursive: true, dereference: true });
   for (const lock of ['Chart.lock', 'requirements.lock']) rmSync(join(copy, lock), { force: true });

@@ -1,6 +1,7 @@
 // Kustomizations: built with `kubectl kustomize` (or `kustomize build`) through a wrapper that asks
 // kustomize to annotate each object with the file that declared it (buildMetadata: originAnnotations).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.js';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
@@ -63,9 +64,10 @@ export async function renderKustomization(unit: KustomizationUnit, options: Kust
   // (kustomize refuses absolute ones); it changes nothing but the origin annotations.
   const wrapper = mkdtempSync(join(tmpdir(), 'probe-lint-kustomize-'));
   try {
-    writeFileSync(
+    writeFileAtomic(
       join(wrapper, 'kustomization.yaml'),
-      `resources:\n  - ${JSON.stringify(relative(wrapper, resolve(unit.directory)))}\nbuildMetadata: [originAnnotations]\n`,
+      Buffer.from(`resources:\n  - ${JSON.stringify(relative(wrapper, resolve(unit.directory)))}\nbuildMetadata: [originAnnotations]\n`),
+      { mode: 0o600 },
     );
     const run = await options.sandbox.run(options.binary, tool === 'kubectl kustomize' ? ['kustomize', wrapper] : ['build', wrapper], process.cwd());
     // kustomize names the kustomization by the wrapper's relative path to it: the user knows it by its directory.

@@ -5,9 +5,10 @@
 // lives in the user's cache directory, outside any repository, and is trusted only when that
 // directory is the user's own and not writable by others; each entry is a regular file that must
 // carry its own key, so nothing planted or truncated is ever used.
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { ownCacheDirectory } from '../cache-directory.js';
 import type { ToolRun } from './run-tool.js';
 
@@ -53,24 +54,13 @@ export class RenderCache {
   /** Keeps a finished rendering (never one that was stopped or could not start); never throws. */
   set(key: string, run: ToolRun): void {
     if (run.code === null || run.startError !== undefined) return;
-    const file = join(this.directory, `${key}.json`);
-    const temporary = join(this.directory, `.${key}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-      try {
-        writeSync(descriptor, JSON.stringify({ key, code: run.code, stdout: run.stdout, stderr: run.stderr }));
-        fsyncSync(descriptor);
-      } finally {
-        closeSync(descriptor);
-      }
-      renameSync(temporary, file);
+      writeFileAtomic(join(this.directory, `${key}.json`), Buffer.from(JSON.stringify({ key, code: run.code, stdout: run.stdout, stderr: run.stderr })), {
+        mode: 0o600,
+      });
       this.prune();
     } catch {
-      try {
-        unlinkSync(temporary);
-      } catch {
-        // never written
-      }
+      // A cache that cannot be written is only slower next time.
     }
   }
 

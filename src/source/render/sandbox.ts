@@ -8,7 +8,8 @@
 // - a time limit per render and a budget per run, and a bound on what a render may print;
 // - its whole process group killed when a limit is hit (kustomize starts git, which would outlive it).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.js';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -75,7 +76,7 @@ export class RenderSandbox {
   constructor(readonly limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS) {
     this.home = mkdtempSync(join(tmpdir(), 'probe-lint-render-'));
     for (const folder of ['home', 'tmp', 'cache', 'config', 'data', 'plugins']) mkdirSync(join(this.home, folder));
-    writeFileSync(join(this.home, 'kubeconfig'), '');
+    writeFileAtomic(join(this.home, 'kubeconfig'), Buffer.alloc(0), { mode: 0o600 });
   }
 
   /** A fresh directory inside the sandbox's own, removed with it (a chart copy to render, say). */
