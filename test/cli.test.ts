@@ -142,8 +142,10 @@ describe('formats', () => {
         container: 'c',
         pointer: '/spec/containers/0/livenessProbe/timeoutSeconds',
         fix: [{ op: 'add', path: '/spec/containers/0/livenessProbe/timeoutSeconds', value: 9 }],
+        fingerprint: output.findings[0].fingerprint,
       },
     ]);
+    assert.match(output.findings[0].fingerprint, /^[0-9a-f]{64}$/);
     assert.match(output.findings[0].message, /3 \(default\) × max\(period, timeout\) = 3 × 10 s = 30 s/);
     assert.deepEqual(output.summary, { files: 1, resources: 2, containers: 1, errors: 0, warnings: 1, infos: 0 });
   });

@@ -1,4 +1,5 @@
 import { streamedJson, streamedList } from './json-stream.js';
+import { Fingerprints } from './fingerprint.js';
 import type { LocatedFinding, ReportInput } from './located.js';
 
 /**
@@ -6,7 +7,8 @@ import type { LocatedFinding, ReportInput } from './located.js';
  * findings when asked; written in chunks as the findings go.
  */
 export function jsonChunks(input: ReportInput): Generator<string> {
-  const findings = streamedList(input.findings, toJson);
+  const fingerprints = new Fingerprints();
+  const findings = streamedList(input.findings, (finding) => ({ ...toJson(finding), fingerprint: fingerprints.of(finding) }));
   const output: Record<string, unknown> = { findings: findings.placeholder, summary: input.summary, inputErrors: input.inputErrors };
   const lists = [findings];
   if (input.showSuppressed) {

@@ -1,19 +1,23 @@
-// JUnit XML, as Jenkins, GitLab and Azure DevOps read it (written with junit-report-builder): a test
+// JUnit XML, as Jenkins, GitLab and Azure DevOps read it, valid against Jenkins' JUnit schema: a test
 // suite per file, a test case per object and rule, failing for findings at or above --fail-on; the
-// findings below it are the test case's output. Input errors are test cases in error.
-import { createRequire } from 'node:module';
-import type { Builder } from 'junit-report-builder';
+// findings below it are the test case's output. Input errors are test cases in error. Every text goes
+// through the XML encoder (xml.ts): a name or message cannot end an element, add a test case or break
+// the document.
 import { severityRank } from '../engine/finding.js';
 import { renderedNote, whereText, type LocatedFinding, type ReportInput } from './located.js';
 import { standaloneMessage } from './finding-text.js';
 import { visible } from './visible.js';
+import { xmlElement, xmlText } from './xml.js';
 
-// The builder loads only when this format is asked for. The package is CommonJS whose
-// module.exports is the builder (its types describe an ES default export).
-const load = () => createRequire(import.meta.url)('junit-report-builder') as Builder;
+interface TestCase {
+  name: string;
+  /** <failure>, <error>, <system-out>, in the order the schema wants them (error before failure before output). */
+  error?: { message: string; type: string; text: string };
+  failure?: { message: string; type: string; text: string };
+  output?: string;
+}
 
 export function formatJunit(input: ReportInput): string {
-  const report = load().newBuilder().name('probe-lint');
   const fails = (finding: LocatedFinding) => input.failOn !== 'never' && severityRank(finding.severity) >= severityRank(input.failOn);
   // One pass over the findings, by object and rule: a dump of 100,000 findings stays linear.
   const byObject = new Map<string, Map<string, LocatedFinding[]>>();
@@ -33,35 +37,59 @@ export function formatJunit(input: ReportInput): string {
     if (list) list.push(finding);
     else rules.set(finding.rule, [finding]);
   }
-  const suites = new Map<string, ReturnType<typeof report.testSuite>>();
-  const suiteFor = (file: string) => suites.get(file) ?? suites.set(file, report.testSuite().name(visible(file))).get(file)!;
+  const suites = new Map<string, TestCase[]>();
+  const suiteFor = (file: string) => suites.get(file) ?? suites.set(file, []).get(file)!;
   for (const object of objects) {
-    const file = object.file ?? '(cluster)';
     const rules = byObject.get(keyOf(object.file, object.name));
     for (const rule of input.enabledRules) {
       const own = rules?.get(rule) ?? [];
-      const testCase = suiteFor(file)
-        .testCase()
-        .className(visible(file))
-        .name(visible(`${object.name}: ${rule}`));
-      if (object.file !== undefined) testCase.file(visible(object.file));
+      const testCase: TestCase = { name: `${object.name}: ${rule}` };
       const failing = own.filter(fails);
-      if (failing.length > 0) testCase.failure(visible(failing.map((finding) => finding.short).join(' | ')), failing[0]!.severity).stacktrace(lines(failing));
+      if (failing.length > 0)
+        testCase.failure = { message: failing.map((finding) => finding.short).join(' | '), type: failing[0]!.severity, text: lines(failing) };
       const passing = own.filter((finding) => !fails(finding));
-      if (passing.length > 0) testCase.standardOutput(lines(passing));
+      if (passing.length > 0) testCase.output = lines(passing);
+      suiteFor(object.file ?? '(cluster)').push(testCase);
     }
   }
   for (const error of input.inputErrors) {
     const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
-    suiteFor(error.file).testCase().className(visible(error.file)).name('input').error(visible(error.message), 'input', visible(where));
+    suiteFor(error.file).push({ name: 'input', error: { message: error.message, type: 'input', text: where } });
   }
-  return `${report.build()}\n`;
+  const count = (cases: readonly TestCase[], key: 'failure' | 'error') => cases.filter((testCase) => testCase[key] !== undefined).length;
+  const all = [...suites.values()].flat();
+  const body = [...suites].map(([file, cases]) => {
+    const className = visible(file);
+    const written = cases.map((testCase) => `    ${testCaseXml(testCase, className)}`);
+    return `  ${xmlElement('testsuite', { name: className, tests: cases.length, failures: count(cases, 'failure'), errors: count(cases, 'error'), skipped: 0 }, written.length > 0 ? `\n${written.join('\n')}\n  ` : undefined)}`;
+  });
+  const root = xmlElement(
+    'testsuites',
+    { name: 'probe-lint', tests: all.length, failures: count(all, 'failure'), errors: count(all, 'error') },
+    body.length > 0 ? `\n${body.join('\n')}\n` : undefined,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${root}\n`;
+}
+
+function testCaseXml(testCase: TestCase, className: string): string {
+  const children: string[] = [];
+  if (testCase.error)
+    children.push(xmlElement('error', { message: visible(testCase.error.message), type: testCase.error.type }, xmlText(visible(testCase.error.text))));
+  if (testCase.failure)
+    children.push(xmlElement('failure', { message: visible(testCase.failure.message), type: testCase.failure.type }, xmlText(testCase.failure.text)));
+  if (testCase.output !== undefined) children.push(xmlElement('system-out', {}, xmlText(testCase.output)));
+  return xmlElement(
+    'testcase',
+    { classname: className, name: visible(testCase.name) },
+    children.length > 0 ? `\n      ${children.join('\n      ')}\n    ` : undefined,
+  );
 }
 
 function objectName(finding: LocatedFinding): string {
   return [finding.identity.kind, finding.identity.namespace, finding.identity.name ?? '(unnamed)'].filter((part) => part !== undefined).join('/');
 }
 
+/** One line per finding, each made visible (a newline in a name cannot start a line of its own). */
 function lines(findings: readonly LocatedFinding[]): string {
   return findings
     .map((finding) => visible(`${whereText(finding)} ${finding.severity} ${finding.rule}: ${standaloneMessage(finding)}${renderedNote(finding)}`))

@@ -6,7 +6,7 @@ import { describeResource } from '../model/resource.js';
 import { timelineOf } from '../model/timeline.js';
 import { renderedNote, scopeText, type LocatedFinding, type ReportInput } from './located.js';
 import { standaloneMessage } from './finding-text.js';
-import { code, tableCell as cell } from './markdown-text.js';
+import { code, htmlText, tableCell as cell } from './markdown-text.js';
 import { containerTimelineMarkdown } from './timeline-markdown.js';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
@@ -78,7 +78,7 @@ function timelinesOf(findings: readonly LocatedFinding[], input: ReportInput): s
     shown.add(key);
     const timeline = { file: finding.file, resource: describeResource(finding.identity), container: container.name, windows: timelineOf(container) };
     lines.push(
-      `<details><summary>When the kubelet acts on ${cell(`${timeline.resource}, container ${timeline.container}`)}</summary>`,
+      `<details><summary>When the kubelet acts on ${htmlText(`${timeline.resource}, container ${timeline.container}`)}</summary>`,
       '',
       ...containerTimelineMarkdown(timeline, 4),
       '',

@@ -5,6 +5,7 @@ import { describeResource } from '../model/resource.js';
 import type { Severity } from '../engine/rule.js';
 import { readRuleDocs, ruleDocsUrl } from '../engine/rule-docs.js';
 import { standaloneMessage } from './finding-text.js';
+import { Fingerprints } from './fingerprint.js';
 import { streamedJson, streamedList } from './json-stream.js';
 import { renderedNote, type ReportInput } from './located.js';
 
@@ -28,12 +29,15 @@ export function sarifChunks(input: ReportInput): Generator<string> {
     defaultConfiguration: { level: LEVELS[meta.severity] },
     properties: { tags: ['kubernetes', 'probes'] },
   }));
+  const fingerprints = new Fingerprints();
   const results = streamedList(input.findings, (finding): Result => {
     const result: Result = {
       ruleId: finding.rule,
       ruleIndex: ruleIndex.get(finding.rule) ?? -1,
       level: LEVELS[finding.severity],
       message: { text: sentence(`${standaloneMessage(finding)}${renderedNote(finding)}`) },
+      // Code scanning keys alerts by these: one finding's own, however many findings share a line.
+      partialFingerprints: { 'probeLintFinding/v1': fingerprints.of(finding) },
     };
     // Every result has a location: the file the user edits when there is one, and always the object.
     const location: Location = { logicalLocations: [{ fullyQualifiedName: describeResource(finding.identity), kind: 'object' }] };

@@ -7,6 +7,7 @@ import type { ContainerTimeline } from './timeline.js';
 import { INVALID_PROBE, STARTUP_GATES, TIMELINE_ACTION, TIMELINE_CASE, TIMELINE_FROM } from './timeline-words.js';
 
 const PROBES: readonly TimelineWindow['probe'][] = ['startupProbe', 'livenessProbe', 'readinessProbe'];
+const LONGEST_CHARTED_SECONDS = 366 * 24 * 3600;
 
 export function formatTimelineMarkdown(timelines: readonly ContainerTimeline[]): string {
   const lines = ['## probe-lint timeline', ''];
@@ -32,6 +33,8 @@ export function containerTimelineMarkdown(timeline: ContainerTimeline, level: nu
     );
   }
   if (timeline.windows.some((window) => window.probe === 'startupProbe')) lines.push('', `${STARTUP_GATES[0]!.toUpperCase()}${STARTUP_GATES.slice(1)}.`);
+  // The API allows windows of thousands of years (int32 periods times int32 thresholds): past a year the chart would show nothing readable.
+  if (timeline.windows.some((window) => window.toSeconds > LONGEST_CHARTED_SECONDS)) return [...lines, '', 'No chart: a window is longer than a year.'];
   lines.push(
     '',
     '```mermaid',

@@ -8,6 +8,7 @@ import { windowText } from '../model/timing.js';
 import type { ContainerTimeline } from './timeline.js';
 import { INVALID_PROBE, STARTUP_GATES, TIMELINE_FROM } from './timeline-words.js';
 import { visible } from './visible.js';
+import { xmlAttribute } from './xml.js';
 
 const WIDTH = 860;
 const PLOT_LEFT = 340;
@@ -146,7 +147,7 @@ function round(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-/** Text for an XML element or attribute: escaped, control characters made visible. */
+/** Text for an XML element or attribute: control characters made visible, then encoded by the one XML encoder. */
 function xml(text: string): string {
-  return visible(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return xmlAttribute(visible(text));
 }

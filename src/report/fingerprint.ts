@@ -1,0 +1,36 @@
+// Fingerprints that CI systems key findings by (GitLab Code Quality, SARIF's partialFingerprints,
+// JSON): the same while the finding stays (rule, file, object, container, field — not the line, which
+// moves as the file is edited), and never shared by two findings of one report, or GitLab keeps one.
+import { createHash } from 'node:crypto';
+import type { LocatedFinding } from './located.js';
+
+/** Gives each finding of a report its fingerprint, in report order; one instance per report. */
+export class Fingerprints {
+  private readonly seen = new Map<string, number>();
+
+  of(finding: LocatedFinding): string {
+    return this.unique([
+      finding.rule,
+      finding.messageId,
+      finding.file ?? '',
+      finding.identity.kind,
+      finding.identity.namespace ?? '',
+      finding.identity.name ?? '',
+      finding.container ?? '',
+      finding.pointer,
+    ]);
+  }
+
+  /** For what is not a finding (an input error), from its own parts. */
+  unique(parts: readonly string[]): string {
+    // JSON keeps the parts apart whatever they hold (a name with a separator cannot pose as two parts).
+    const base = JSON.stringify(parts);
+    const repeats = this.seen.get(base) ?? 0;
+    this.seen.set(base, repeats + 1);
+    // The second and later findings with the same parts (the same object twice in one file, a template
+    // rendered into two places) count their place among them.
+    return createHash('sha256')
+      .update(repeats === 0 ? base : `${base}#${repeats}`)
+      .digest('hex');
+  }
+}
