@@ -1,6 +1,7 @@
 // The CLI as people use it every day: pipes that close early, honest summaries, empty input,
 // crashes, command grammar, typos, rule selection, colours, wrapping, config strictness.
 import assert from 'node:assert/strict';
+import { parseCommandLine } from '../src/cli/options.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,6 +127,20 @@ describe('command grammar', () => {
     const folder = await inProcess(['./rules', '--format', 'json', '--fail-on', 'never']);
     assert.equal(folder.code, 0);
     assert.ok(JSON.parse(folder.stdout).summary.files > 10, 'the rules/ folder with its fixtures');
+  });
+
+  it('never reads a file name as an option: after --, and before it when an argument names a file that exists', () => {
+    const exists = (path: string) => ['--config=evil.yaml', '--kubeconfig=kc.yaml', '-f'].includes(path);
+    const parsed = (argv: string[]) => parseCommandLine(argv, exists);
+    assert.deepEqual(parsed(['--config=evil.yaml', 'pod.yaml']).positionals, ['pod.yaml', '--config=evil.yaml']);
+    assert.equal(parsed(['--config=evil.yaml', 'pod.yaml']).values.config, undefined);
+    assert.deepEqual(parsed(['-f', 'x']).positionals, ['x', '-f'], 'a file named like a short option too');
+    assert.equal(parsed(['--config=other.yaml', 'pod.yaml']).values.config, 'other.yaml', 'an option naming no file is an option');
+    assert.deepEqual(parsed(['--fail-on', 'error', '--', '--fix', 'lint', '-']).positionals, ['--fix', 'lint', '-']);
+    assert.equal(parsed(['--', 'lint']).command, 'lint', 'the default command; "lint" after -- is a file');
+    assert.deepEqual(parsed(['--', 'lint']).positionals, ['lint']);
+    assert.equal(parsed(['--', 'rules']).command, 'lint');
+    assert.equal(parsed(['--', 'rules']).values.fix, undefined);
   });
 
   it('explains the grammar in --help, generated from the option table', async () => {

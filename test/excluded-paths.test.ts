@@ -5,6 +5,8 @@ import { describe, it } from 'node:test';
 import { ConfigError } from '../src/engine/config.js';
 import { parseConfig } from '../src/engine/config-file.js';
 import { exclusionOf, PathExclusion } from '../src/source/excluded-paths.js';
+import { compilePathGlob, GlobError, MAX_ALTERNATIVES } from '../src/source/path-glob.js';
+import fc from 'fast-check';
 
 const BASE = '/repo';
 const excluded = (patterns: string[], path: string) => new PathExclusion([{ base: BASE, patterns, origin: 'test' }]).excludedBy(join(BASE, path)) !== undefined;
@@ -58,5 +60,66 @@ describe('excluded paths', () => {
         ),
     );
     assert.throws(() => parseConfig('exclude: hack\n', 'c.yaml'), ConfigError);
+  });
+});
+
+describe('path globs', () => {
+  it('read ?, [sets], ranges, negated sets, nested braces and quoting as .gitignore and picomatch do', () => {
+    const cases: [string, string, boolean][] = [
+      ['a?c.yaml', 'abc.yaml', true],
+      ['a?c.yaml', 'a/c.yaml', false],
+      ['[ab]x', 'bx', true],
+      ['[a-c]x', 'cx', true],
+      ['[!a-c]x', 'cx', false],
+      ['[^a-c]x', 'dx', true],
+      ['{a,{b,c}d}.yaml', 'cd.yaml', true],
+      ['{a,{b,c}d}.yaml', 'd.yaml', false],
+      ['\\*.yaml', '*.yaml', true],
+      ['\\*.yaml', 'x.yaml', false],
+      ['{x}', '{x}', true],
+      ['a/**/b', 'a/b', true],
+      ['a/**/b', 'a/x/y/b', true],
+      ['a/**/b', 'a/x/y/c', false],
+      ['**', 'any/depth/at/all', true],
+      ['*', 'one/two', false],
+    ];
+    for (const [pattern, path, expected] of cases) assert.equal(compilePathGlob(pattern)(path), expected, `${pattern} ~ ${path}`);
+  });
+
+  it('agree with a plain reference matcher on generated patterns and paths', () => {
+    // The reference: globs within one segment as a regular expression (backtracking, fine for these small cases).
+    const reference = (pattern: string, text: string) =>
+      new RegExp(
+        `^${pattern
+          .replace(/[.+^${}()|\\]/g, '\\$&')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\?/g, '[^/]')}$`,
+      ).test(text);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab*?]{0,8}$/), fc.stringMatching(/^[ab]{0,10}$/), (pattern, text) => {
+        assert.equal(compilePathGlob(pattern)(text), reference(pattern, text), `${pattern} ~ ${text}`);
+      }),
+      { numRuns: 2000, seed: 20261204 },
+    );
+  });
+
+  // A backtracking matcher never finishes this one (the timeout only keeps a regression from hanging the suite); this one
+  // takes at most 121 × 5000 steps.
+  it('match in time bounded by pattern × path, whatever the pattern: many stars against a long name', { timeout: 60_000 }, () => {
+    const pattern = `${'*a'.repeat(60)}*b`;
+    const name = 'a'.repeat(5000);
+    assert.equal(compilePathGlob(pattern)(name), false);
+    const exclusion = new PathExclusion([{ base: BASE, patterns: [pattern], origin: 'test' }]);
+    assert.equal(exclusion.excludedBy(join(BASE, 'dir', name)), undefined);
+  });
+
+  it('refuse a pattern that does not close, or braces that multiply past the bound, naming where it came from', () => {
+    assert.throws(
+      () => new PathExclusion([{ base: BASE, patterns: ['[abc'], origin: '--exclude' }]),
+      (error: unknown) => error instanceof GlobError && /^--exclude: "\[abc": a "\[" is not closed$/.test(error.message),
+    );
+    assert.throws(() => compilePathGlob('{a,b'), /a "\{" is not closed/);
+    assert.throws(() => compilePathGlob('{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}'), new RegExp(`more than ${MAX_ALTERNATIVES} alternatives`));
+    assert.equal(compilePathGlob('{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}')('abababab'), true);
   });
 });

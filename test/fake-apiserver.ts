@@ -11,8 +11,8 @@ import type { TestPki } from './tls.js';
 
 export type ApiMode = 'ok' | 'fail' | 'hang';
 
-/** Answers a hostile (or broken) API server gives: a list that never ends, a continue token that repeats, a watch event that never ends. */
-export type HostileAnswer = 'endless-list' | 'repeated-continue' | 'endless-event';
+/** Answers a hostile (or broken) API server gives: a list that never ends, a continue token that repeats (or never does), a watch event that never ends. */
+export type HostileAnswer = 'endless-list' | 'repeated-continue' | 'fresh-continue' | 'endless-event';
 
 type Json = Record<string, any>;
 
@@ -188,6 +188,13 @@ current-context: fake
   /** Writes a hostile answer; false when the request is not one it applies to. */
   private answerHostile(url: URL, res: ServerResponse): boolean {
     const watching = url.searchParams.get('watch') === 'true';
+    if (this.hostile === 'fresh-continue' && !watching) {
+      // A full page and a token never seen before, every time: a list that grows as long as it is read.
+      const page = Number(url.searchParams.get('continue')?.replace('page-', '') ?? 0) + 1;
+      const items = Array.from({ length: 500 }, (_, index) => ({ metadata: { name: `filler-${page}-${index}`, namespace: 'default' } }));
+      this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '1', continue: `page-${page}` }, items });
+      return true;
+    }
     if (this.hostile === 'repeated-continue' && !watching) {
       this.json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '1', continue: 'again' }, items: [] });
       return true;

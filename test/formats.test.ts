@@ -181,6 +181,30 @@ describe('--format gitlab', () => {
   });
 });
 
+describe('fingerprints', () => {
+  it('are unique per finding in GitLab, SARIF and JSON, also for the same object written twice in one file', () => {
+    const twice = `${manifest}---\n${manifest}`;
+    const { directory, path } = file(twice);
+    const json = JSON.parse(runCli([path, '--format', 'json', '--fail-on', 'never'], { cwd: directory }).stdout) as { findings: { fingerprint: string }[] };
+    const gitlab = JSON.parse(runCli([path, '--format', 'gitlab'], { cwd: directory }).stdout) as { fingerprint: string }[];
+    const sarif = JSON.parse(runCli([path, '--format', 'sarif'], { cwd: directory }).stdout) as {
+      runs: { results: { partialFingerprints: Record<string, string> }[] }[];
+    };
+    assert.equal(json.findings.length, 4, 'each object twice: two findings each');
+    for (const prints of [
+      json.findings.map((finding) => finding.fingerprint),
+      gitlab.map((issue) => issue.fingerprint),
+      sarif.runs[0]!.results.map((result) => result.partialFingerprints['probeLintFinding/v1']!),
+    ])
+      assert.equal(new Set(prints).size, 4, prints.join(' '));
+    assert.deepEqual(
+      gitlab.map((issue) => issue.fingerprint),
+      json.findings.map((finding) => finding.fingerprint),
+      'the same finding has the same fingerprint in every format',
+    );
+  });
+});
+
 describe('--format markdown', () => {
   it('counts by rule and severity, lists findings by file, links to lines on GitHub, and cannot be broken by a name', () => {
     const { directory, path } = file(manifest.replace('name: p', 'name: "p|<b>x</b>"'));

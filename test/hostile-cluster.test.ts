@@ -54,6 +54,30 @@ describe('a hostile API server', () => {
     }
   });
 
+  it('a list whose continue tokens never repeat is read to at most its objects and bytes, whoever holds them', async () => {
+    api.hostile = 'fresh-continue';
+    try {
+      const byItems = new KubeClient(loadKubeConfig(kubeconfig, undefined), { maxListItems: 2000 });
+      let held = 0;
+      await assert.rejects(
+        byItems.listPaged('/api/v1/pods', {}, AbortSignal.timeout(10_000), (items) => (held += items.length)),
+        /more than 2000 objects; refusing to read more/,
+      );
+      assert.equal(held, 2000, 'the page past the bound is never handed on');
+      const byBytes = new KubeClient(loadKubeConfig(kubeconfig, undefined), { maxListBytes: 100 * 1024 });
+      await assert.rejects(
+        byBytes.listPaged('/api/v1/pods', {}, AbortSignal.timeout(10_000), () => {}),
+        /more than 0\.09765625 MiB in all; refusing to read more/,
+      );
+      // audit reads through the same client with its default bounds: the million objects (2,000 pages) stop it.
+      const run = await runCliAsync(['audit', '--kubeconfig', kubeconfig, '-A', '--no-evidence']);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /more than 1000000 objects; refusing to read more/);
+    } finally {
+      api.hostile = undefined;
+    }
+  });
+
   it('a list is read to at most the page limit', async () => {
     const client = new KubeClient(loadKubeConfig(kubeconfig, undefined), { maxPages: 3 });
     api.set(

@@ -390,3 +390,76 @@ describe('the language server on text typed halfway', () => {
     }
   });
 });
+
+describe('the language server under a broken or hostile client', () => {
+  /** A server driven byte by byte: frames written as given, what it wrote read back as JSON-RPC messages. */
+  async function raw(frames: (Buffer | string)[], end: 'exit' | 'close'): Promise<{ code: number | null; messages: any[] }> {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(ROOT, 'dist/src/cli/bin.js'), 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = Buffer.alloc(0);
+    child.stdout.on('data', (chunk: Buffer) => (output = Buffer.concat([output, chunk])));
+    const frame = (message: unknown) => {
+      const body = Buffer.from(JSON.stringify(message));
+      return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+    };
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+    for (const piece of frames) child.stdin.write(piece);
+    child.stdin.write(frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (end === 'exit') child.stdin.end(frame({ jsonrpc: '2.0', method: 'exit' }));
+    else child.stdin.end();
+    const code = await exited;
+    const messages: any[] = [];
+    let text = output.toString('utf8');
+    for (;;) {
+      const match = /^Content-Length: (\d+)\r\n\r\n/.exec(text);
+      if (match === null) break;
+      const start = match[0].length;
+      const body = Buffer.from(text.slice(start)).subarray(0, Number(match[1])).toString('utf8');
+      messages.push(JSON.parse(body));
+      text = text.slice(start + body.length);
+    }
+    return { code, messages };
+  }
+
+  it('answers a malformed frame with a JSON-RPC parse error and goes on answering', async () => {
+    const { code, messages } = await raw(['Content-Length: abc\r\n\r\n{}', 'X-Nonsense\r\n\r\n', 'Content-Length: 99999999999\r\n\r\n'], 'exit');
+    assert.equal(code, 0);
+    const errors = messages.filter((message) => message.error !== undefined);
+    assert.ok(errors.length >= 2, JSON.stringify(messages));
+    for (const error of errors) {
+      assert.equal(error.id, null);
+      assert.equal(error.error.code, -32700);
+    }
+    assert.ok(
+      messages.some((message) => message.id === 2 && 'result' in message),
+      'the shutdown after them is answered',
+    );
+  });
+
+  it('exits 0 after shutdown and exit, and after shutdown and a closed stdin', async () => {
+    assert.equal((await raw([], 'exit')).code, 0);
+    assert.equal((await raw([], 'close')).code, 0);
+  });
+
+  it('refuses a directory opened as a document: nothing below it is rendered or linted', async () => {
+    const directory = join(work, 'charts-below');
+    mkdirSync(join(directory, 'chart/templates'), { recursive: true });
+    writeFileSync(join(directory, 'chart/Chart.yaml'), 'apiVersion: v2\nname: c\nversion: 0.1.0\n');
+    writeFileSync(join(directory, 'chart/templates/pod.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x}]}\n');
+    const client = await LspClient.start(['--helm', helmBinary()]);
+    try {
+      await client.open(directory, 'kind: Pod\n');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.deepEqual(
+        client.published.filter((params) => params.diagnostics.length > 0),
+        [],
+        'no diagnostics published anywhere',
+      );
+      assert.ok(client.logs.some((log) => log.includes('is not linted: probe-lint lints files, and this is a directory')));
+    } finally {
+      await client.stop();
+    }
+  });
+});

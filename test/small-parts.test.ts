@@ -1,19 +1,12 @@
 // The small pieces many modules stand on: JSON Pointers, deep copies, globs, typo suggestions, rule
 // settings and config discovery, rule docs. Each pinned where a slip would change what users see.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import {
-  clusterFactsFrom,
-  densePodsPerNode,
-  findConfigFile,
-  ruleEnabled,
-  severityOverride,
-  type ProbeLintConfig,
-  type RuleSetting,
-} from '../src/engine/config.js';
+import { discoverConfigFile } from '../src/engine/config-discovery.js';
+import { clusterFactsFrom, densePodsPerNode, ruleEnabled, severityOverride, type ProbeLintConfig, type RuleSetting } from '../src/engine/config.js';
 import { formatRate } from '../rules/exec-probe-dense-cluster/index.js';
 import { densityOf, unknownCluster } from '../src/engine/cluster-facts.js';
 import { closestMatch, didYouMean, editDistance } from '../src/engine/did-you-mean.js';
@@ -220,16 +213,50 @@ describe('rule settings and cluster facts', () => {
     assert.deepEqual(clusterFactsFrom({}, undefined), { podsPerNode: undefined, densePodsPerNode: 50, source: 'unknown' });
   });
 
-  it('the config file is the nearest .probe-lint.yaml, else .probe-lint.yml, here or above; none at the root', () => {
-    const root = mkdtempSync(join(tmpdir(), 'probe-lint-find-'));
+  it('the config file is the nearest .probe-lint.yaml, else .probe-lint.yml, up to the top of the git work tree and never above it', () => {
+    const above = mkdtempSync(join(tmpdir(), 'probe-lint-find-'));
+    const root = join(above, 'repo');
     const deep = join(root, 'a', 'b');
     mkdirSync(deep, { recursive: true });
-    assert.equal(findConfigFile(deep), undefined);
+    mkdirSync(join(root, '.git'));
+    writeFileSync(join(above, '.probe-lint.yaml'), 'planted above the work tree');
+    assert.deepEqual(discoverConfigFile(deep), { file: undefined, notices: [] }, 'nothing above the work tree is read');
     writeFileSync(join(root, '.probe-lint.yml'), '');
-    assert.equal(findConfigFile(deep), join(root, '.probe-lint.yml'));
+    assert.equal(discoverConfigFile(deep).file, join(root, '.probe-lint.yml'));
     writeFileSync(join(root, 'a', '.probe-lint.yaml'), '');
     writeFileSync(join(root, 'a', '.probe-lint.yml'), '');
-    assert.equal(findConfigFile(deep), join(root, 'a', '.probe-lint.yaml'));
+    assert.equal(discoverConfigFile(deep).file, join(root, 'a', '.probe-lint.yaml'));
+    // Outside a work tree, only the directory it starts in.
+    const loose = mkdtempSync(join(tmpdir(), 'probe-lint-find-loose-'));
+    mkdirSync(join(loose, 'sub'));
+    writeFileSync(join(loose, '.probe-lint.yaml'), '');
+    assert.equal(discoverConfigFile(join(loose, 'sub')).file, undefined);
+    assert.equal(discoverConfigFile(loose).file, join(loose, '.probe-lint.yaml'));
+  });
+
+  it('passes over, and says so, a config others may write or that belongs to someone else', () => {
+    const root = mkdtempSync(join(tmpdir(), 'probe-lint-trust-'));
+    mkdirSync(join(root, '.git'));
+    const shared = join(root, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    writeFileSync(join(shared, '.probe-lint.yaml'), '');
+    writeFileSync(join(root, '.probe-lint.yaml'), '');
+    const found = discoverConfigFile(shared);
+    assert.equal(found.file, join(root, '.probe-lint.yaml'), 'the trusted one further up is used');
+    assert.deepEqual(found.notices, [
+      `ignored ${join(shared, '.probe-lint.yaml')}: others may write its directory ${shared}; name it with --config to use it anyway`,
+    ]);
+    chmodSync(join(root, '.probe-lint.yaml'), 0o666);
+    assert.match(discoverConfigFile(root).notices[0]!, /: others may write it;/);
+    chmodSync(join(root, '.probe-lint.yaml'), 0o644);
+    if (process.getuid?.() === 0) {
+      chownSync(join(root, '.probe-lint.yaml'), 4242, 4242);
+      assert.deepEqual(discoverConfigFile(root), {
+        file: undefined,
+        notices: [`ignored ${join(root, '.probe-lint.yaml')}: it belongs to another user (uid 4242); name it with --config to use it anyway`],
+      });
+    }
   });
 });
 

@@ -268,6 +268,31 @@ describe('rendering cannot hang the job', () => {
     assert.equal(run.code, 2);
     assert.match(run.stdout, /chart\/templates\/fifo\.yaml is not a regular file \(a FIFO, socket or device\)/);
   });
+
+  it('refuses a chart whose directory link loops back on itself, alone: the rest of the report stands', () => {
+    for (const [link, target] of [
+      ['chart/self', '.'],
+      ['chart/templates/up', '..'],
+    ] as const) {
+      const root = repository({
+        'chart/Chart.yaml': CHART,
+        'chart/templates/pod.yaml': podYaml('readinessProbe: {tcpSocket: {port: 80}}'),
+        'plain/pod.yaml': podYaml(''),
+      });
+      symlinkSync(target, join(root, link));
+      const run = runCli(['.', ...tools, '--format', 'json', '--fail-on', 'never'], { cwd: root });
+      assert.equal(run.code, 2, run.stderr);
+      const output = JSON.parse(run.stdout) as { inputErrors: { file: string; message: string }[]; findings: { file: string }[] };
+      assert.deepEqual(
+        output.inputErrors.map((error) => error.message),
+        [`cannot render the chart chart: ${link} is a symbolic link back to chart, a loop that helm would follow without end; remove the link`],
+      );
+      assert.ok(
+        output.findings.some((finding) => finding.file === 'plain/pod.yaml'),
+        'the plain manifest is still linted',
+      );
+    }
+  });
 });
 
 /** Alive, and not a zombie waiting for whoever adopted it to reap it. */

@@ -63,8 +63,13 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   if (args.applyReports === undefined) return code;
   const kinds = REPORT_KINDS[args.applyReports];
   try {
-    const { applied, deleted } = await applyReports(client, guard, policyReportObjects(reported, kinds), kinds, namespace, MANAGED_BY);
+    const { applied, deleted, failed } = await applyReports(client, guard, policyReportObjects(reported, kinds), kinds, namespace, MANAGED_BY);
     io.stderr(`probe-lint audit: wrote ${applied} ${kinds.namespaced} object${applied === 1 ? '' : 's'}${deleted > 0 ? `, deleted ${deleted} stale` : ''}\n`);
+    for (const report of failed)
+      io.stderr(
+        `probe-lint audit: cannot write ${report.namespace === undefined ? visible(report.name) : `${visible(report.namespace)}/${visible(report.name)}`}: ${visible(report.reason)}\n`,
+      );
+    if (failed.length > 0) return 2;
   } catch (error) {
     io.stderr(`probe-lint audit: cannot write the reports: ${visible((error as Error).message)}\n`);
     return 2;

@@ -2,11 +2,13 @@
 // command line, and cluster facts. Built once per run by main(), passed to the command.
 import { RULES } from '../../rules/index.js';
 import type { ClusterFacts } from '../engine/cluster-facts.js';
-import { clusterFactsFrom, ConfigError, findConfigFile, type ProbeLintConfig, type RuleSetting } from '../engine/config.js';
+import { clusterFactsFrom, ConfigError, type ProbeLintConfig, type RuleSetting } from '../engine/config.js';
+import { discoverConfigFile } from '../engine/config-discovery.js';
 import { didYouMean } from '../engine/did-you-mean.js';
 import { UsageError } from './options.js';
 import { visible } from '../report/visible.js';
 import { exclusionOf, type PathExclusion } from '../source/excluded-paths.js';
+import { GlobError } from '../source/path-glob.js';
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -26,9 +28,14 @@ export interface CommandIo {
   streams?: () => { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
 }
 
-/** The config named on the command line, or the nearest .probe-lint.yaml/.yml, or none. */
-export async function resolveConfig(explicit: string | undefined, cwd: string): Promise<ProbeLintConfig> {
-  const file = explicit ?? findConfigFile(cwd);
+/** The config named on the command line, or the nearest trusted .probe-lint.yaml/.yml in the work tree, or none; what was passed over is said on stderr. */
+export async function resolveConfig(explicit: string | undefined, io: Pick<CommandIo, 'cwd' | 'stderr'>): Promise<ProbeLintConfig> {
+  let file = explicit;
+  if (file === undefined) {
+    const discovered = discoverConfigFile(io.cwd);
+    for (const notice of discovered.notices) io.stderr(`probe-lint: ${visible(notice)}\n`);
+    file = discovered.file;
+  }
   // The YAML and schema libraries load only when there is a file to read.
   return file === undefined ? {} : (await import('../engine/config-file.js')).loadConfigFile(file);
 }
@@ -36,7 +43,7 @@ export async function resolveConfig(explicit: string | undefined, cwd: string): 
 /** Loads the config, or prints why it cannot be used; undefined means exit 2. */
 export async function loadConfigOrReport(file: string | undefined, io: CommandIo, prefix = 'probe-lint'): Promise<ProbeLintConfig | undefined> {
   try {
-    return await resolveConfig(file, io.cwd);
+    return await resolveConfig(file, io);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`${prefix}: bad configuration\n${error.message.split('\n').map(visible).join('\n')}\n`);
@@ -48,7 +55,12 @@ export async function loadConfigOrReport(file: string | undefined, io: CommandIo
 
 /** What a run never lints: the config's exclude (relative to the config file) and --exclude (relative to the working directory). */
 export function pathExclusion(config: ProbeLintConfig, cliPatterns: readonly string[], cwd: string): PathExclusion {
-  return exclusionOf(config, [{ base: cwd, patterns: cliPatterns, origin: '--exclude' }]);
+  try {
+    return exclusionOf(config, [{ base: cwd, patterns: cliPatterns, origin: '--exclude' }]);
+  } catch (error) {
+    if (error instanceof GlobError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** --enable and --disable on top of the config's rule settings; an unknown id is a usage error that suggests the right one. */

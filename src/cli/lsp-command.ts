@@ -20,7 +20,11 @@ export async function runLsp(args: LspArguments, io: CommandIo): Promise<number>
     render: args.render,
     configFile: args.config === undefined ? undefined : resolve(io.cwd, args.config),
   });
-  // The server library ends the process on the exit notification; this waits for the stream's end otherwise.
-  await new Promise<void>((done) => connection.onExit(done));
+  // The server library ends the process on the exit notification; a client that goes away closes
+  // stdin instead, which ends the server too, cleanly.
+  await new Promise<void>((done) => {
+    connection.onExit(done);
+    input.once('end', done).once('close', done);
+  });
   return 0;
 }

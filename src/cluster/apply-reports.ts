@@ -25,23 +25,32 @@ export async function applyReports(
   namespace: string | undefined,
   /** The label every report of ours carries. */
   managedBy: Readonly<Record<string, string>>,
-): Promise<{ applied: number; deleted: number }> {
+): Promise<AppliedReports> {
   const base = `/apis/${kinds.apiVersion}`;
   const pathOf = (object: ReportObject) =>
     object.metadata?.namespace === undefined
       ? `${base}/${kinds.clusterPlural}/${encodeURIComponent(object.metadata?.name ?? '')}`
       : `${base}/namespaces/${encodeURIComponent(object.metadata.namespace)}/${kinds.plural}/${encodeURIComponent(object.metadata?.name ?? '')}`;
   const written = new Set<string>();
+  const failed: AppliedReports['failed'] = [];
+  // Each report on its own: one namespace refusing its report (RBAC, a quota, an admission policy)
+  // leaves the others written, and its own last report in place (it is not deleted as stale).
+  const kept = new Set<string>();
   for (const report of reports as readonly ReportObject[]) {
-    await guard.run('apply report', (signal) => client.apply(pathOf(report), report, signal));
-    written.add(pathOf(report));
+    try {
+      await guard.run('apply report', (signal) => client.apply(pathOf(report), report, signal));
+      written.add(pathOf(report));
+    } catch (error) {
+      kept.add(pathOf(report));
+      failed.push({ namespace: report.metadata?.namespace, name: report.metadata?.name ?? '', reason: (error as Error).message });
+    }
   }
   const selector = Object.entries(managedBy)
     .map(([key, value]) => `${key}=${value}`)
     .join(',');
   const stale: string[] = [];
   const collect = (items: ReportObject[]) => {
-    for (const item of items) if (!written.has(pathOf(item))) stale.push(pathOf(item));
+    for (const item of items) if (!written.has(pathOf(item)) && !kept.has(pathOf(item))) stale.push(pathOf(item));
   };
   const namespaced = namespace === undefined ? `${base}/${kinds.plural}` : `${base}/namespaces/${encodeURIComponent(namespace)}/${kinds.plural}`;
   await guard.run('list reports', (signal, answered) => client.listPaged<ReportObject>(namespaced, { labelSelector: selector }, signal, collect, answered));
@@ -50,6 +59,21 @@ export async function applyReports(
     await guard.run('list reports', (signal, answered) =>
       client.listPaged<ReportObject>(`${base}/${kinds.clusterPlural}`, { labelSelector: selector }, signal, collect, answered),
     );
-  for (const path of stale) await guard.run('delete report', (signal) => client.delete(path, signal));
-  return { applied: written.size, deleted: stale.length };
+  let deleted = 0;
+  for (const path of stale) {
+    try {
+      await guard.run('delete report', (signal) => client.delete(path, signal));
+      deleted++;
+    } catch (error) {
+      failed.push({ namespace: undefined, name: path, reason: `cannot delete the stale report: ${(error as Error).message}` });
+    }
+  }
+  return { applied: written.size, deleted, failed };
+}
+
+export interface AppliedReports {
+  applied: number;
+  deleted: number;
+  /** Reports that could not be written (or stale ones not deleted), each with the API server's reason. */
+  failed: { namespace: string | undefined; name: string; reason: string }[];
 }

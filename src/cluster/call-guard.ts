@@ -104,7 +104,10 @@ export class CallGuard {
       this.succeeded();
       return result;
     } catch (error) {
-      this.failed(name, error);
+      // A refusal (403, 404, 422…) is the API server answering: it says nothing of the server's health,
+      // and must not open the circuit for the calls after it (one namespace refusing its report).
+      if (isRefusal(error)) this.succeeded();
+      else this.failed(name, error);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -138,4 +141,10 @@ export class CallGuard {
     // One log line per state change, never one per failure.
     this.logger?.[state === 'open' ? 'warn' : 'info']({ from, to: state, ...details }, 'cluster circuit breaker changed state');
   }
+}
+
+/** An answer of the API server's that refuses this one request (4xx), as opposed to a server that is down, slow or throttling. */
+function isRefusal(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }

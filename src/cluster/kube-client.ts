@@ -80,6 +80,12 @@ export const RESPONSE_LIMITS = {
   maxResponseBytes: 64 * 1024 * 1024,
   /** Pages of one list: 10,000 pages of 500 are five million objects. */
   maxPages: 10_000,
+  /**
+   * Objects and bytes of one list, whatever its continue tokens say: what a caller may end up holding.
+   * A million objects is several times the largest clusters (150,000 Pods); 4 GiB is 500 KiB per Pod of those.
+   */
+  maxListItems: 1_000_000,
+  maxListBytes: 4 * 1024 * 1024 * 1024,
   /** One watch event. */
   maxEventBytes: 16 * 1024 * 1024,
 };
@@ -97,36 +103,38 @@ export class KubeClient {
   }
 
   /** One GET of a JSON resource, in the representation `accept` asks for, read up to the response limit. */
-  getJson<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal, accept = 'application/json'): Promise<T> {
-    return this.send<T>('GET', path, query, signal, { accept });
+  async getJson<T>(path: string, query: Record<string, string | number | undefined>, signal: AbortSignal, accept = 'application/json'): Promise<T> {
+    return (await this.send<T>('GET', path, query, signal, { accept })).value;
   }
 
   /** Server-side apply of one object (the API server merges what this field manager owns; force takes over conflicts). */
-  apply<T>(path: string, object: unknown, signal: AbortSignal): Promise<T> {
-    return this.send<T>('PATCH', path, { fieldManager: 'probe-lint', force: 'true' }, signal, {
-      body: JSON.stringify(object),
-      contentType: 'application/apply-patch+yaml',
-    });
+  async apply<T>(path: string, object: unknown, signal: AbortSignal): Promise<T> {
+    return (
+      await this.send<T>('PATCH', path, { fieldManager: 'probe-lint', force: 'true' }, signal, {
+        body: JSON.stringify(object),
+        contentType: 'application/apply-patch+yaml',
+      })
+    ).value;
   }
 
   /** Deletes one object. */
-  delete(path: string, signal: AbortSignal): Promise<unknown> {
-    return this.send('DELETE', path, {}, signal, {});
+  async delete(path: string, signal: AbortSignal): Promise<unknown> {
+    return (await this.send('DELETE', path, {}, signal, {})).value;
   }
 
-  /** One request, its JSON answer read up to the response limit; a status of 300 or more is an ApiStatusError. */
+  /** One request, its JSON answer (and its size) read up to the response limit; a status of 300 or more is an ApiStatusError. */
   private async send<T>(
     method: string,
     path: string,
     query: Record<string, string | number | undefined>,
     signal: AbortSignal,
     options: { accept?: string; body?: string; contentType?: string },
-  ): Promise<T> {
+  ): Promise<{ value: T; bytes: number }> {
     const { url, options: requestOptions } = await this.requestFor(path, query, options.accept ?? 'application/json');
     requestOptions.method = method;
     if (options.contentType !== undefined) requestOptions.headers = { ...requestOptions.headers, 'content-type': options.contentType };
     const limit = this.limits.maxResponseBytes;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<{ value: T; bytes: number }>((resolve, reject) => {
       const req = request(url, { ...requestOptions, signal }, (res) => {
         const chunks: Buffer[] = [];
         let bytes = 0;
@@ -146,7 +154,7 @@ export class KubeClient {
             return;
           }
           try {
-            resolve(JSON.parse(text) as T);
+            resolve({ value: JSON.parse(text) as T, bytes });
           } catch (error) {
             reject(new Error(`${method} ${url.pathname}: not JSON: ${(error as Error).message}`));
           }
@@ -207,10 +215,18 @@ export class KubeClient {
     const seen = new Set<string>();
     let token: string | undefined;
     let count = 0;
+    let items = 0;
+    let bytes = 0;
     do {
       if (++count > this.limits.maxPages) throw new Error(`GET ${path}: more than ${this.limits.maxPages} pages; refusing to read more`);
-      const page = await this.getJson<T>(path, { ...query, limit: query.limit ?? 500, continue: token }, signal, accept);
+      const answer = await this.send<T & { items?: unknown }>('GET', path, { ...query, limit: query.limit ?? 500, continue: token }, signal, { accept });
+      const page = answer.value;
       answered?.();
+      bytes += answer.bytes;
+      items += Array.isArray(page.items) ? page.items.length : 0;
+      if (items > this.limits.maxListItems) throw new Error(`GET ${path}: more than ${this.limits.maxListItems} objects; refusing to read more`);
+      if (bytes > this.limits.maxListBytes)
+        throw new Error(`GET ${path}: more than ${this.limits.maxListBytes / 1024 / 1024} MiB in all; refusing to read more`);
       onPage(page);
       const next = page.metadata?.continue;
       token = typeof next === 'string' && next !== '' ? next : undefined;

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_DENSE_PODS_PER_NODE, type ClusterFacts } from './cluster-facts.js';
 import type { Severity } from './rule.js';
 
@@ -55,20 +53,6 @@ export interface ProbeLintConfig {
 
 /** A config file that cannot be used: the message names the file, line and key. */
 export class ConfigError extends Error {}
-
-/** `.probe-lint.yaml` (or `.yml`) in `start` or the nearest directory above it. */
-export function findConfigFile(start: string): string | undefined {
-  let directory = resolve(start);
-  for (;;) {
-    for (const name of CONFIG_FILE_NAMES) {
-      const candidate = join(directory, name);
-      if (existsSync(candidate)) return candidate;
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return undefined;
-    directory = parent;
-  }
-}
 
 /** Effective cluster density threshold from config. */
 export function densePodsPerNode(config: ProbeLintConfig): number {

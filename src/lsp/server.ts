@@ -7,6 +7,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
   createConnection,
+  ErrorCodes,
+  type ResponseMessage,
   LSPErrorCodes,
   Message,
   type ConnectionStrategy,
@@ -27,6 +29,7 @@ import type { RenderOptions } from '../source/read-inputs.js';
 import { codeActions, FIX_ALL_KIND } from './code-actions.js';
 import { ignoreCompletions } from './completion.js';
 import { findingDiagnostic, problemDiagnostic } from './diagnostics.js';
+import { FrameGuard } from './frame-guard.js';
 import { Sessions } from './sessions.js';
 import { probeHover } from './hover.js';
 import { probeAt } from './probe-at.js';
@@ -53,7 +56,17 @@ export interface LanguageServerOptions {
 }
 
 export function startLanguageServer(options: LanguageServerOptions): Connection {
-  const connection = createConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output), CANCEL_QUEUED);
+  const writer = new StreamMessageWriter(options.output);
+  // Frames are checked before the library reads them; a bad one is answered as JSON-RPC says (a parse
+  // error, id null), through the same writer so that it never lands inside another message.
+  const frames = new FrameGuard(MAX_INPUT_BYTES * 2, (reason) => {
+    void writer.write({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCodes.ParseError, message: `probe-lint dropped a malformed frame: ${reason}` },
+    } as ResponseMessage);
+  });
+  const connection = createConnection(new StreamMessageReader(options.input.pipe(frames)), writer, CANCEL_QUEUED);
   const documents = new TextDocuments(TextDocument);
   const sessions = new Sessions(options.rules, options.configFile, options.render, options.env);
   const server = new ProbeLintServer(connection, documents, sessions, options);
@@ -80,7 +93,7 @@ export function startLanguageServer(options: LanguageServerOptions): Connection 
   return connection;
 }
 
-type Kind = { plain: true } | { plain: false; units: string[] };
+type Kind = { plain: true } | { plain: false; units: string[] } | { refused: string };
 
 class ProbeLintServer {
   private readonly kinds = new Map<string, Kind>();
@@ -100,12 +113,13 @@ class ProbeLintServer {
 
   opened(document: TextDocument): void {
     const kind = this.classify(document);
-    if (!kind.plain && !kind.units.some((unit) => this.unitDiagnostics.has(unit))) void this.renderUnits(document.uri);
+    if ('refused' in kind) this.connection.console.warn(`probe-lint: ${document.uri} is not linted: ${kind.refused}`);
+    else if (!kind.plain && !kind.units.some((unit) => this.unitDiagnostics.has(unit))) void this.renderUnits(document.uri);
   }
 
   changed(document: TextDocument): void {
     const kind = this.kinds.get(document.uri) ?? this.classify(document);
-    if (!kind.plain) return; // rendered again on save
+    if (!('plain' in kind) || !kind.plain) return; // rendered again on save, or refused
     clearTimeout(this.timers.get(document.uri));
     this.timers.set(
       document.uri,
@@ -122,7 +136,7 @@ class ProbeLintServer {
       return;
     }
     const kind = this.classify(document);
-    if (!kind.plain) void this.renderUnits(document.uri);
+    if ('plain' in kind && !kind.plain) void this.renderUnits(document.uri);
   }
 
   closed(document: TextDocument): void {
@@ -136,6 +150,7 @@ class ProbeLintServer {
   lintAll(): void {
     for (const document of this.documents.all()) {
       const kind = this.classify(document);
+      if (!('plain' in kind)) continue;
       if (kind.plain) this.guarded(() => this.lintPlain(document.uri));
       else void this.renderUnits(document.uri);
     }
@@ -143,7 +158,8 @@ class ProbeLintServer {
 
   codeActions(uri: string, range: Range, context: { diagnostics: Diagnostic[]; only?: string[] }) {
     const document = this.documents.get(uri);
-    if (document === undefined || !(this.kinds.get(uri)?.plain ?? true)) return [];
+    const kind = this.kinds.get(uri);
+    if (document === undefined || (kind !== undefined && !('plain' in kind && kind.plain))) return [];
     return this.guarded(() => {
       const path = pathOf(uri);
       const found = this.sessions.forPath(path);
@@ -183,6 +199,13 @@ class ProbeLintServer {
 
   private classify(document: TextDocument): Kind {
     const path = pathOf(document.uri);
+    // A file: URI is linted only when it names a regular file: a directory's would render every chart below it.
+    const notAFile = document.uri.startsWith('file:') ? notRegularFile(path) : undefined;
+    if (notAFile !== undefined) {
+      const refused: Kind = { refused: `probe-lint lints files, and ${notAFile}` };
+      this.kinds.set(document.uri, refused);
+      return refused;
+    }
     const found = this.sessions.forPath(path);
     const units = document.uri.startsWith('file:') && 'session' in found ? this.guarded(() => found.session.ownersOf(path), []) : [];
     const kind: Kind = units.length === 0 ? { plain: true } : { plain: false, units };
@@ -214,7 +237,7 @@ class ProbeLintServer {
   /** Renders what owns the file, and publishes the findings on every file they point at. */
   private async renderUnits(uri: string): Promise<void> {
     const kind = this.kinds.get(uri);
-    if (kind === undefined || kind.plain) return;
+    if (kind === undefined || !('plain' in kind) || kind.plain) return;
     const key = kind.units.join('\n');
     const generation = (this.unitGeneration.get(key) ?? 0) + 1;
     this.unitGeneration.set(key, generation);
@@ -299,6 +322,17 @@ function pathOf(uri: string): string {
 
 function lineOf(document: TextDocument): (line: number) => string {
   return (line) => document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
+}
+
+/** Why a path that exists is no regular file (a directory, a FIFO…); undefined for a file, or for one not saved yet. */
+function notRegularFile(path: string): string | undefined {
+  try {
+    const stats = statSync(path);
+    if (stats.isFile()) return undefined;
+    return stats.isDirectory() ? 'this is a directory' : 'this is not a regular file';
+  } catch {
+    return undefined;
+  }
 }
 
 function isFile(path: string): boolean {

@@ -2,11 +2,13 @@
 // .probe-lint.yaml), loaded again when that file changes on disk.
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { clusterFactsFrom, ConfigError, findConfigFile, type ProbeLintConfig } from '../engine/config.js';
+import { clusterFactsFrom, ConfigError, type ProbeLintConfig } from '../engine/config.js';
+import { discoverConfigFile } from '../engine/config-discovery.js';
 import { loadConfigFile } from '../engine/config-file.js';
 import type { AnyRule } from '../engine/rule.js';
 import { LintSession } from '../lint/index.js';
 import { exclusionOf, NO_EXCLUSION, type PathExclusion } from '../source/excluded-paths.js';
+import { GlobError } from '../source/path-glob.js';
 import type { RenderOptions } from '../source/read-inputs.js';
 
 export type SessionFor =
@@ -26,7 +28,7 @@ export class Sessions {
 
   /** The session for a file at `path` (or, for a buffer with no file, for the directory given). */
   forPath(path: string): SessionFor {
-    const configFile = this.explicit ?? findConfigFile(dirname(path));
+    const configFile = this.explicit ?? discoverConfigFile(dirname(path)).file;
     if (configFile === undefined)
       return (this.defaultSession ??= { session: this.sessionOf({}, NO_EXCLUSION), config: {}, configFile: undefined, exclusion: NO_EXCLUSION });
     const stamp = stampOf(configFile);
@@ -38,7 +40,7 @@ export class Sessions {
       const exclusion = exclusionOf(config);
       result = { session: this.sessionOf(config, exclusion), config, configFile, exclusion };
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
+      if (!(error instanceof ConfigError) && !(error instanceof GlobError)) throw error;
       result = { problem: `bad configuration: ${error.message}`, configFile };
     }
     this.loaded.set(configFile, { stamp, result });

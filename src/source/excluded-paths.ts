@@ -1,9 +1,8 @@
 // Paths a run never lints: the config's `exclude` (relative to the config file's directory) and
 // --exclude (relative to the working directory). Matched as .gitignore matches: a pattern that
 // matches a directory excludes everything under it, so `hack`, `hack/` and `hack/**` all work.
-import { createRequire } from 'node:module';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type picomatchType from 'picomatch';
+import { compilePathGlob, GlobError } from './path-glob.js';
 import { shownPath } from './shown-path.js';
 
 export interface ExcludeSource {
@@ -18,21 +17,19 @@ export class PathExclusion {
   private readonly matchers: { base: string; origin: string; matches: (path: string) => boolean }[];
 
   constructor(sources: readonly ExcludeSource[]) {
-    const given = sources.filter((source) => source.patterns.length > 0);
     this.matchers = [];
-    if (given.length === 0) return;
-    // The glob library loads only when there are patterns: a plain run (a pre-commit hook) starts without it.
-    const picomatch = createRequire(import.meta.url)('picomatch') as typeof picomatchType;
-    for (const source of given) {
-      this.matchers.push({
-        base: resolve(source.base),
-        origin: source.origin,
-        // A trailing slash means "this directory", which the ancestor check below already covers.
-        matches: picomatch(
-          source.patterns.map((pattern) => pattern.replace(/\/+$/, '')),
-          { dot: true },
-        ),
+    for (const source of sources) {
+      if (source.patterns.length === 0) continue;
+      const globs = source.patterns.map((pattern) => {
+        try {
+          // A trailing slash means "this directory", which the ancestor check below already covers.
+          return compilePathGlob(pattern.replace(/\/+$/, ''));
+        } catch (error) {
+          if (error instanceof GlobError) throw new GlobError(`${source.origin}: ${error.message}`);
+          throw error;
+        }
       });
+      this.matchers.push({ base: resolve(source.base), origin: source.origin, matches: (path) => globs.some((matches) => matches(path)) });
     }
   }
 

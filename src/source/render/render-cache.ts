@@ -6,7 +6,7 @@
 // directory is the user's own and not writable by others; each entry is a regular file that must
 // carry its own key, so nothing planted or truncated is ever used.
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { ownCacheDirectory } from '../cache-directory.js';
@@ -76,15 +76,19 @@ export class RenderCache {
 /** Every regular file under `directory`, as path and content, in a stable order: what a chart's rendering reads. */
 export function treeContent(directory: string): (string | Buffer)[] {
   const parts: (string | Buffer)[] = [];
-  const walk = (folder: string, relative: string) => {
+  // Links are followed, as helm follows them; one back to a directory on the way down is not (the tree
+  // guard refuses such a chart before it is rendered, so a loop never reaches here).
+  const walk = (folder: string, relative: string, ancestors: ReadonlySet<string>) => {
     for (const name of readdirSync(folder).sort()) {
       const path = join(folder, name);
       const stats = statSync(path);
-      if (stats.isDirectory()) walk(path, `${relative}${name}/`);
-      else if (stats.isFile()) parts.push(`${relative}${name}`, readFileSync(path));
+      if (stats.isDirectory()) {
+        const real = realpathSync(path);
+        if (!ancestors.has(real)) walk(path, `${relative}${name}/`, new Set([...ancestors, real]));
+      } else if (stats.isFile()) parts.push(`${relative}${name}`, readFileSync(path));
     }
   };
-  walk(directory, '');
+  walk(directory, '', new Set([realpathSync(directory)]));
   return parts;
 }
 

@@ -64,7 +64,8 @@ export class TreeGuard {
   chartProblem(directory: string, allowNetwork: boolean): string | undefined {
     let entries = 0;
     let bytes = 0;
-    const walk = (folder: string): string | undefined => {
+    // The real directories on the way down: helm follows links, so a link back to one of them is a loop it never leaves.
+    const walk = (folder: string, ancestors: ReadonlySet<string>): string | undefined => {
       let names: string[];
       try {
         names = readdirSync(folder).sort();
@@ -84,9 +85,11 @@ export class TreeGuard {
           stats = statSync(target);
         }
         if (stats.isDirectory()) {
-          // A linked directory inside the tree is checked where it really lives, once.
-          if (link.isSymbolicLink()) continue;
-          const problem = walk(path);
+          const real = safeRealpath(path) ?? path;
+          if (ancestors.has(real))
+            return `${shownPath(path)} is a symbolic link back to ${shownPath(real)}, a loop that helm would follow without end; remove the link`;
+          // A linked directory is read where it leads, as helm reads it.
+          const problem = walk(path, new Set([...ancestors, real]));
           if (problem !== undefined) return problem;
         } else if (!stats.isFile()) {
           return `${shownPath(path)} is not a regular file (a FIFO, socket or device)`;
@@ -105,7 +108,7 @@ export class TreeGuard {
       }
       return undefined;
     };
-    return walk(directory);
+    return walk(directory, new Set([safeRealpath(directory) ?? resolve(directory)]));
   }
 
   /** Why a kustomization's file reference may not be read, or undefined. */
