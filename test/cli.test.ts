@@ -205,12 +205,14 @@ describe('formats', () => {
 });
 
 describe('configuration', () => {
-  it('finds .probe-lint.yaml in a parent directory and applies it', () => {
+  it('finds .probe-lint.yaml in a parent directory of the work tree and applies it; outside a work tree, only the working directory', () => {
     write('project/.probe-lint.yaml', 'rules:\n  timeout-not-below-period: "off"\n');
     write('project/deploy/pod.yaml', warning);
     const run = runCli(['deploy'], { cwd: join(work, 'project') });
     assert.equal(run.code, 0, run.stdout);
     assert.match(run.stdout, /no problems in 1 file/);
+    assert.equal(runCli(['pod.yaml'], { cwd: join(work, 'project/deploy') }).code, 1, 'no work tree: the parent directory is not searched');
+    mkdirSync(join(work, 'project/.git'));
     const subdirectory = runCli(['pod.yaml'], { cwd: join(work, 'project/deploy') });
     assert.equal(subdirectory.code, 0, subdirectory.stdout);
   });

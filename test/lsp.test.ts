@@ -301,6 +301,7 @@ describe('the language server with a config and charts', () => {
   it("shows nothing for a file the config's exclude leaves out, as the CLI lints nothing there", async () => {
     const project = join(work, 'excluding');
     mkdirSync(join(project, 'hack'), { recursive: true });
+    mkdirSync(join(project, '.git'));
     copyFileSync(join(ROOT, 'examples/shop.yaml'), join(project, 'shop.yaml'));
     copyFileSync(join(ROOT, 'examples/shop.yaml'), join(project, 'hack/shop.yaml'));
     writeFileSync(join(project, '.probe-lint.yaml'), 'exclude: [hack/]\n');
