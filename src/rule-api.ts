@@ -5,6 +5,7 @@ export { findingEvidence, RUNTIME_POLICY, type ContainerEvidence, type ProbeFiel
 export {
   defineRule,
   PROBED_CONTAINERS,
+  type CelMessages,
   type ContainerContext,
   type DocumentContext,
   type PatchOperation,

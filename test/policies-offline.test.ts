@@ -9,7 +9,7 @@ import { RULES } from '../rules/index.js';
 import { unknownCluster, type ClusterFacts } from '../src/engine/cluster-facts.js';
 import { generatePolicies } from '../src/policies/generate.js';
 import { celcheck, celcheckBinary, type CelcheckResult } from './celcheck.js';
-import { assertOwnStrength, engineRules, PARITY_CONFIG, parityObjects } from './policy-parity.js';
+import { assertOwnStrength, engineFindings, engineRules, PARITY_CONFIG, parityObjects, policyMessage, policyTexts } from './policy-parity.js';
 
 const binary = celcheckBinary();
 const unavailable = 'unavailable' in binary ? binary.unavailable : undefined;
@@ -27,6 +27,13 @@ function actionsOf(objects: ReturnType<typeof policies>): Map<string, string[]> 
       .filter((object) => object.kind === 'ValidatingAdmissionPolicyBinding')
       .map((binding) => [binding.spec.policyName as string, binding.spec.validationActions as string[]]),
   );
+}
+
+/** The messages of the policies with `action` in their bindings for one object. */
+function messagesBy(result: CelcheckResult['results'][number], actions: Map<string, string[]>, action: string): string[] {
+  return Object.entries(result)
+    .filter(([policy]) => (actions.get(policy) ?? []).includes(action))
+    .flatMap(([, outcome]) => outcome.failed);
 }
 
 /** The rule ids the policies with `action` in their bindings report for one object: "[rule-id] …" in their messages. */
@@ -62,11 +69,15 @@ describe('the admission policies, offline, with the API server’s CEL', { skip:
         return;
       }
       for (const [policy, outcome] of Object.entries(result)) for (const error of outcome.errors) tally.errors.push(`${from}: ${policy}: ${error}`);
+      const findings = engineFindings(object, PARITY_CONFIG, FACTS);
       const expected = engineRules(object, PARITY_CONFIG, FACTS);
       tally.findings += expected.length;
       if (objects[index]!.own) for (const rule of expected) own.set(rule, (own.get(rule) ?? 0) + 1);
-      const reported = rulesBy(result, actions, 'Warn');
-      if (expected.join() !== reported.join()) tally.differences.push(`${from}: engine [${expected.join(', ')}], policies [${reported.join(', ')}]`);
+      // The words too: the policy's message is the engine's short messages, rule by rule and container by container.
+      const message = policyMessage(findings, ['error', 'warning']);
+      const reported = messagesBy(result, actions, 'Warn');
+      if (reported.join('\n') !== (message === '' ? '' : message))
+        tally.differences.push(`${from}:\n  engine   ${message}\n  policies ${reported.join(' | ')}`);
     });
     console.log(
       `offline policy parity: ${tally.objects} objects (${tally.refused} that do not decode), ${tally.findings} engine findings in covered rules, ${tally.differences.length} objects differ`,
@@ -107,6 +118,34 @@ describe('the admission policies, offline, with the API server’s CEL', { skip:
     // Few objects hold an error the API server lets through (most errors it refuses itself); the
     // objects written for parity alone give more than 100 warnings.
     assert.ok(denied > 0 && warned > 100, `${denied} denials, ${warned} warnings`);
+  });
+
+  it('write every finding to the audit log, infos too, whatever else the object has: one annotation per rule, in the engine’s words', () => {
+    // The default config: infos stay infos (and density is unknown, so frequent exec probes are infos too).
+    const config = {};
+    const generated = generatePolicies(config, RULES, { namespace: 'probe-lint', today: '2026-12-01' }) as ReturnType<typeof policies>;
+    const objects = parityObjects().filter((candidate) => candidate.own);
+    const { results } = celcheck(
+      path,
+      generated,
+      namespaceObject('parity'),
+      objects.map(({ object }) => ({ ...object, metadata: { ...object.metadata, namespace: 'parity' } })),
+    );
+    const differences: string[] = [];
+    let infosOnly = 0;
+    let infos = 0;
+    results.forEach((result, index) => {
+      if (Object.values(result).some((outcome) => outcome.refused !== undefined)) return;
+      const findings = engineFindings(objects[index]!.object, config, unknownCluster());
+      if (findings.length > 0 && findings.every((finding) => finding.severity === 'info')) infosOnly++;
+      infos += findings.filter((finding) => finding.severity === 'info').length;
+      const expected = Object.fromEntries(policyTexts(findings));
+      const annotated = Object.fromEntries(Object.entries(result['probe-lint-warn']?.audit ?? {}).filter(([, value]) => value !== ''));
+      if (JSON.stringify(annotated, Object.keys(annotated).sort()) !== JSON.stringify(expected, Object.keys(expected).sort()))
+        differences.push(`${objects[index]!.from}:\n  engine   ${JSON.stringify(expected)}\n  policies ${JSON.stringify(annotated)}`);
+    });
+    assert.ok(infosOnly >= 10 && infos >= 100, `${infosOnly} objects with only infos, ${infos} infos`);
+    assert.deepEqual(differences, []);
   });
 
   it('fail on a broken expression: a rule whose CEL does not compile is an error on every object', () => {

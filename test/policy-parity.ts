@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { RULES } from '../rules/index.js';
 import type { ClusterFacts } from '../src/engine/cluster-facts.js';
 import type { ProbeLintConfig } from '../src/engine/config.js';
-import { Engine } from '../src/engine/engine.js';
+import type { Finding } from '../src/engine/finding.js';
+import { LintSession } from '../src/lint/index.js';
 import type { Severity } from '../src/engine/rule.js';
-import { isKubeObject } from '../src/model/resource.js';
+import { isKubeObject, type KubeObject } from '../src/model/resource.js';
 import { policyRules } from '../src/policies/validating.js';
 import { lintDocumentsOf } from '../src/source/documents.js';
 import { SourceFile } from '../src/source/source-file.js';
@@ -22,6 +23,7 @@ export const PARITY_CONFIG: ProbeLintConfig = {
   cluster: { podsPerNode: 80 },
   webhook: { namespaces: { strict: { mode: 'enforce' }, quiet: { mode: 'off' } } },
 };
+/** The rules the policies cover, in the registry's order (the order the policies list them in). */
 export const COVERED = new Set(policyRules(RULES).map(({ rule }) => rule.meta.id));
 export const RESOURCES: Record<string, string> = {
   Pod: '/api/v1/namespaces/NS/pods',
@@ -36,12 +38,57 @@ export const RESOURCES: Record<string, string> = {
 };
 const API_VERSIONS: Record<string, string> = { '': 'v1', apps: 'apps/v1', batch: 'batch/v1' };
 
+/** The engine's findings for the same object (through the lint session, as an admitted object), in the rules the policies cover. */
+export function engineFindings(object: unknown, config: ProbeLintConfig, cluster: ClusterFacts): Finding[] {
+  const outcome = new LintSession({ rules: RULES, config, cluster }).lintObjects([object as KubeObject], { minSeverity: 'info' });
+  // lintObjects puts findings in report order; the policies list them as the engine meets them: in the object's order.
+  return outcome.findings.filter((finding) => COVERED.has(finding.rule)).sort((a, b) => order(a) - order(b));
+}
+
+/** Where a finding stands in the object: its container (containers, then init containers), then the engine's own order. */
+function order(finding: Finding): number {
+  const match = /\/(containers|initContainers|ephemeralContainers)\/(\d+)/.exec(finding.pointer);
+  const container = match === null ? -1 : ['containers', 'initContainers', 'ephemeralContainers'].indexOf(match[1]!) * 10_000 + Number(match[2]);
+  return container * 10 + PROBE_ORDER.findIndex((probe) => finding.pointer.includes(`/${probe}`));
+}
+const PROBE_ORDER = ['startupProbe', 'livenessProbe', 'readinessProbe'];
+
 /** The engine's findings for the same object, in the rules the policies cover, at the severities shown at admission. */
 export function engineRules(object: unknown, config: ProbeLintConfig, cluster: ClusterFacts, severities: readonly Severity[] = ['error', 'warning']): string[] {
-  const engine = new Engine(RULES, { config, cluster });
-  const source = new SourceFile('object.json', JSON.stringify(object));
-  const { findings } = engine.lint(lintDocumentsOf(source));
-  return [...new Set(findings.filter((finding) => severities.includes(finding.severity) && COVERED.has(finding.rule)).map((finding) => finding.rule))].sort();
+  return [
+    ...new Set(
+      engineFindings(object, config, cluster)
+        .filter((finding) => severities.includes(finding.severity))
+        .map((finding) => finding.rule),
+    ),
+  ].sort();
+}
+
+/** Per rule, its findings' short texts as a policy writes them: `container "web": text; text; container "db": text` (an object rule's without prefix). */
+export function policyTexts(findings: readonly Finding[]): Map<string, string> {
+  const texts = new Map<string, Map<string, string[]>>();
+  for (const rule of COVERED) {
+    for (const finding of findings.filter((candidate) => candidate.rule === rule)) {
+      const byContainer = texts.get(rule) ?? texts.set(rule, new Map()).get(rule)!;
+      const key = finding.container ?? '';
+      (byContainer.get(key) ?? byContainer.set(key, []).get(key)!).push(finding.short);
+    }
+  }
+  return new Map(
+    [...texts].map(([rule, byContainer]) => [
+      rule,
+      [...byContainer].map(([container, shorts]) => (container === '' ? shorts.join('; ') : `container "${container}": ${shorts.join('; ')}`)).join('; '),
+    ]),
+  );
+}
+
+/** The one message a policy shows for the findings at `severities`, in the rules' order; '' when it shows none. */
+export function policyMessage(findings: readonly Finding[], severities: readonly Severity[]): string {
+  const shown = policyTexts(findings.filter((finding) => severities.includes(finding.severity)));
+  return [...COVERED]
+    .filter((rule) => shown.has(rule))
+    .map((rule) => `[${rule}] ${shown.get(rule)}`)
+    .join(' ');
 }
 
 export interface ParityObject {

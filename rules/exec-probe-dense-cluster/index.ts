@@ -10,6 +10,7 @@ import {
   joinPointer,
   PROBED_CONTAINERS,
   secondsText,
+  type CelMessages,
 } from '../../src/rule-api.js';
 
 interface Options {
@@ -35,24 +36,9 @@ export default defineRule<Options>({
       severity: 'warning',
       // The parameters are read once per container, not once per probe: the API server's type
       // checking grows with the square of an expression's size.
-      problems: bind(
-        'ppn',
-        "int(params.data[?'podsPerNode'].orValue('0'))",
-        `ppn >= ${intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NODE)} ? ` +
-          bind(
-            'mn',
-            intOption('exec-probe-dense-cluster', 'minPeriodSeconds', 10),
-            eachProbe((probe, field) => {
-              // The engine's rate, in tenths: one decimal below 10 per second, whole above.
-              const rate = `(t >= 100 ? string((t + 5) / 10) : string(t / 10) + (t % 10 != 0 ? '.' + string(t % 10) : ''))`;
-              const text =
-                `[${celString(`${field} forks a process every `)} + string(period) + ' s (~' + ${bind('t', '(ppn * 10 + period / 2) / period', rate)} + ` +
-                `'/s per node at ' + string(ppn) + ' pods/node); use httpGet/tcpSocket/grpc or period ≥ ' + string(mn) + ' s']`;
-              return `has(${probe}.exec) ? ${bind('period', effective(probe, 'periodSeconds'), `(period < mn ? ${text} : [])`)} : []`;
-            }),
-          ) +
-          ' : []',
-      ),
+      problems: (message) => bind('ppn', "int(params.data[?'podsPerNode'].orValue('0'))", `ppn >= ${DENSE} ? ${execProblems(message, 'dense', 'ppn')} : []`),
+      // Without the cluster's density in the parameters, an info, as the engine says it offline.
+      infoProblems: (message) => `!has(params.data.podsPerNode) ? ${bind('ppn', DENSE, execProblems(message, 'unknownDensity', 'ppn'))} : []`,
       limits: "The webhook reads the cluster's density live; the policy reads cluster.podsPerNode from its parameters.",
     },
     messages: {
@@ -94,6 +80,28 @@ export default defineRule<Options>({
     }
   },
 });
+
+const DENSE = intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NODE);
+
+/** CEL: the message for each exec probe of container `c` more frequent than the option, at `ppn` pods per node. */
+function execProblems(message: CelMessages<'dense' | 'unknownDensity'>, id: 'dense' | 'unknownDensity', ppn: string): string {
+  return bind(
+    'mn',
+    intOption('exec-probe-dense-cluster', 'minPeriodSeconds', 10),
+    eachProbe((probe, field) => {
+      // The engine's rate (formatRate), in tenths: one decimal below 10 per second, whole above.
+      const rate = `(t >= 100 ? string((t + 5) / 10) : string(t / 10) + (t % 10 != 0 ? '.' + string(t % 10) : ''))`;
+      const text = message(id, {
+        field: celString(field),
+        period: 'period',
+        forks: bind('t', `(${ppn} * 10 + period / 2) / period`, rate),
+        podsPerNode: ppn,
+        min: 'mn',
+      });
+      return `has(${probe}.exec) ? ${bind('period', effective(probe, 'periodSeconds'), `(period < mn ? [${text}] : [])`)} : []`;
+    }),
+  );
+}
 
 /** Exec forks per second on a node: whole above 10, one decimal below ("2.5", "3"). */
 export function formatRate(rate: number): string {

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { bind, celString, defineRule, eachProbe, joinPointer, PROBED_CONTAINERS } from '../../src/rule-api.js';
+import { bind, celString, defineRule, eachProbe, joinPointer, PROBED_CONTAINERS, type CelMessages } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -8,7 +8,7 @@ export default defineRule({
     summary: 'an httpGet.host or tcpSocket.host that points away from the pod',
     remediation: 'Remove host (it defaults to the pod IP); to send a virtual host name with httpGet, add an httpHeaders entry named Host.',
     scope: PROBED_CONTAINERS,
-    policy: { over: 'probed', problems: eachProbe(hostProblems) },
+    policy: { over: 'probed', problems: (message) => eachProbe((probe, field) => hostProblems(message, probe, field)) },
     messages: {
       loopback: {
         short: '{field}.{handler}.host "{host}" is the node\'s loopback, not the pod\'s; remove host',
@@ -70,7 +70,7 @@ function isLoopback(host: string): boolean {
  * the expression was a third of the policies' text, and the API server's type checking grows with
  * the square of an expression's size.
  */
-function hostProblems(probe: string, field: string): string {
+function hostProblems(message: CelMessages<'loopback' | 'address' | 'name'>, probe: string, field: string): string {
   return (['httpGet', 'tcpSocket'] as const)
     .map((handler) => {
       const host = `${probe}.${handler}.host`;
@@ -79,13 +79,10 @@ function hostProblems(probe: string, field: string): string {
       const mapped = `hb.matches('^(?:0{0,4}:){0,5}(?::|0{0,4}:)?ffff:(?:[0-9]+\\\\.[0-9]+\\\\.[0-9]+\\\\.[0-9]+|[0-9a-f]{1,4}:[0-9a-f]{1,4})$')`;
       const loopback = `(hb in ['localhost', 'localhost.'] || (isIP(hb) && ip(hb).isLoopback()) || (${mapped} && hb.matches('ffff:(?:127\\\\.|7f[0-9a-f]{2}:)')))`;
       const address = `(isIP(hb) || ${mapped})`;
-      const where = celString(`${field}.${handler}.host `);
-      const advice = "'; remove host'";
+      const data = { field: celString(field), handler: celString(handler), host };
       const problems =
         `!(has(variables.spec.hostNetwork) && variables.spec.hostNetwork && hl) ? ` +
-        `[hl ? ${where} + '"' + ${host} + '" is the node\\'s loopback, not the pod\\'s' + ${advice} : ` +
-        `${address} ? ${where} + ${host} + ' is another address than the pod\\'s' + ${advice} : ` +
-        `${where} + '"' + ${host} + '" is resolved on the node (no cluster DNS)' + ${advice}] : []`;
+        `[hl ? ${message('loopback', data)} : ${address} ? ${message('address', data)} : ${message('name', data)}] : []`;
       return `(has(${probe}.${handler}) && has(${host}) && ${host} != '' ? ${bind('hb', bare, bind('hl', loopback, problems))} : [])`;
     })
     .join(' + ');

@@ -1,4 +1,13 @@
-import { celString, defineRule, didYouMean, hasIgnoreAnnotation, IGNORE_ANNOTATION, ignoreAnnotations, joinPointer } from '../../src/rule-api.js';
+import {
+  celString,
+  defineRule,
+  didYouMean,
+  hasIgnoreAnnotation,
+  IGNORE_ANNOTATION,
+  ignoreAnnotations,
+  joinPointer,
+  type CelMessages,
+} from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -8,12 +17,11 @@ export default defineRule({
     remediation: 'Correct the rule id (`probe-lint rules` lists them), or remove it from the annotation.',
     policy: {
       over: 'object',
-      problems: unknownRuleProblems(),
-      limits: 'The CEL names the unknown id without a did-you-mean suggestion.',
+      problems: unknownRuleProblems,
     },
     messages: {
       unknown: {
-        short: '{key} names "{id}", which is not a probe-lint rule{suggestion}; it suppresses nothing',
+        short: '{key} names "{id}", which is not a probe-lint rule; it suppresses nothing',
         long:
           'annotation {key} names "{id}", which is not a probe-lint rule{suggestion}: it suppresses nothing, and the finding it was meant to ' +
           'silence is still reported. Correct the id (`probe-lint rules` lists them) or remove it.',
@@ -55,14 +63,14 @@ export default defineRule({
  * engine reads (the object-wide key and one per container), each id that is not a rule. The
  * known ids are the registry's, given to the generator as `variables.knownRules`.
  */
-function unknownRuleProblems(): string {
+function unknownRuleProblems(message: CelMessages<'unknown'>): string {
   const places = ['variables.objectAnnotations', 'variables.podAnnotations'];
   const keys = `([${celString(IGNORE_ANNOTATION)}] + variables.allContainers.map(x, ${celString(`${IGNORE_ANNOTATION}.`)} + x.name))`;
   return places
     .map(
       (annotations) =>
         `${keys}.filter(k, k in ${annotations}).map(k, ${annotations}[k].split('#')[0].split(',').map(id, id.trim())` +
-        `.filter(id, id != '' && id != '*' && !(id in variables.knownRules)).map(id, k + ' names "' + id + '", which is not a probe-lint rule; it suppresses nothing'))` +
+        `.filter(id, id != '' && id != '*' && !(id in variables.knownRules)).map(id, ${message('unknown', { key: 'k', id: 'id' })}))` +
         `.map(list, list.join('; ')).filter(text, text != '')`,
     )
     .map((list) => `(${list})`)

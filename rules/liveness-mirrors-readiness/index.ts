@@ -13,6 +13,7 @@ import {
   secondsToActText,
   windowText,
   actWindow,
+  type CelMessages,
 } from '../../src/rule-api.js';
 
 const WHEN: Record<string, string> = {
@@ -36,7 +37,7 @@ export default defineRule({
     fix: 'suggestion',
     policy: {
       over: 'probed',
-      problems: `(size(variables.longRunning) > 0 ? (${mirrorProblems('c.livenessProbe', 'c.readinessProbe')}) : [])`,
+      problems: (message) => `(size(variables.longRunning) > 0 ? (${mirrorProblems(message, 'c.livenessProbe', 'c.readinessProbe')}) : [])`,
       limits: "The CEL compares exec commands as written; the engine also expands $(VAR) from the container's env first, as the kubelet does.",
     },
     messages: {
@@ -88,7 +89,7 @@ export default defineRule({
 });
 
 /** The same check and timing comparison in CEL (the kubelet's view of a request: scheme case, path, header names, named ports). */
-function mirrorProblems(l: string, r: string): string {
+function mirrorProblems(message: CelMessages<'mirrors'>, l: string, r: string): string {
   const text = (probe: string, field: string, fallback: string) => `(has(${probe}.${field}) ? ${probe}.${field} : ${fallback})`;
   const path = (probe: string) => {
     const bare = `${text(`${probe}.httpGet`, 'path', "''")}.split('#')[0]`;
@@ -126,9 +127,14 @@ function mirrorProblems(l: string, r: string): string {
   const [lHang, rHang] = [`(lf * ${greatest('lp', 'lt')})`, `(rf * ${greatest('rp', 'rt')})`];
   const threshold = greatest('(rf * rp / lp + 1)', `(${rHang} / ${greatest('lp', 'lt')} + 1)`);
   const handler = `(has(${l}.exec) ? 'exec' : has(${l}.httpGet) ? 'httpGet' : has(${l}.tcpSocket) ? 'tcpSocket' : 'grpc')`;
-  const report =
-    `(${lHang} <= ${rHang} || lf * lp <= rf * rp ? ["liveness runs readiness's " + ${handler} + ' check and acts no later (' + ` +
-    `(${lHang} <= ${rHang} ? string(${lHang}) + ' vs ' + string(${rHang}) : string(lf * lp) + ' vs ' + string(rf * rp)) + ` +
-    `' s); raise its failureThreshold to ' + string(${threshold})] : [])`;
+  // The hanging case is shown when it applies (as the engine shows it first), else the fast one.
+  const hangs = `${lHang} <= ${rHang}`;
+  const said = message('mirrors', {
+    handler,
+    liveness: `(${hangs} ? ${lHang} : lf * lp)`,
+    readiness: `(${hangs} ? ${rHang} : rf * rp)`,
+    threshold,
+  });
+  const report = `(${hangs} || lf * lp <= rf * rp ? [${said}] : [])`;
   return `has(${l}) && has(${r}) && (${sameCheck}) ? ${numbers(report)} : []`;
 }

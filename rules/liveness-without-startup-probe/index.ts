@@ -34,7 +34,8 @@ export default defineRule<Options>({
     },
     policy: {
       over: 'probed',
-      problems: `${slowStart('c')} ? [${problem('c')}] : []`,
+      problems: (message) =>
+        `${slowStart('c')} ? [${message('slowStart', { delay: delay('c'), startupWindow: productText(startupThreshold('c'), period('c')) })}] : []`,
       mutation: { needed: slowStart('c'), patches: startupPatches },
     },
     messages: {
@@ -100,10 +101,6 @@ function startupThreshold(c: string): string {
 
 function slowStart(c: string): string {
   return `(has(${c}.livenessProbe) && !has(${c}.startupProbe) && ${delay(c)} >= ${intOption('liveness-without-startup-probe', 'minInitialDelaySeconds', 30)})`;
-}
-
-function problem(c: string): string {
-  return `'liveness waits ' + string(${delay(c)}) + ' s per start with no startupProbe; add one (' + ${productText(startupThreshold(c), period(c))} + ') and set the delay to 0'`;
 }
 
 function startupPatches(c: string, path: string, type: string): string[] {

@@ -10,7 +10,7 @@ export default defineRule({
     policy: {
       // Stryker disable next-line StringLiteral: which containers the policy checks; pinned by test/policies-offline.test.ts, which the mutation run leaves out (25 s a run).
       over: 'longRunning',
-      problems: `!has(c.livenessProbe) ? ['no livenessProbe: a hung process is never restarted; add one that checks only the process'] : []`,
+      problems: (message) => `!has(c.livenessProbe) ? [${message('missing')}] : []`,
     },
     messages: {
       missing: {

@@ -12,7 +12,7 @@ export default defineRule({
     policy: {
       // Stryker disable next-line StringLiteral: which containers the policy checks; pinned by test/policies-offline.test.ts, which the mutation run leaves out (25 s a run).
       over: 'longRunning',
-      problems: `!has(c.readinessProbe) ? ['no readinessProbe: Services send traffic before it can serve; add one'] : []`,
+      problems: (message) => `!has(c.readinessProbe) ? [${message('missing')}] : []`,
       limits: 'A policy sees one object, never the Services that select it: it always reports the info, never the warning for a selected pod.',
     },
     messages: {

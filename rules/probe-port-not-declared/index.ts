@@ -36,29 +36,28 @@ export default defineRule({
       // The container's port names, and each named port's declarations, are bound once (bind): written
       // out at each use they made the rule's CEL the largest to type-check, which grows with the square
       // of an expression's size.
-      problems: bind(
-        'pn',
-        '(has(c.ports) ? c.ports.filter(x, has(x.name)).map(x, x.name) : [])',
-        eachProbe((probe, field) =>
-          (['httpGet', 'tcpSocket'] as const)
-            .map((handler) => {
-              const port = `${probe}.${handler}.port`;
-              // The named port is UDP or SCTP, and no TCP port has its number.
-              const udp =
-                `nd.exists(x, has(x.protocol) && x.protocol != 'TCP') && ` +
-                `!c.ports.exists(x, (!has(x.protocol) || x.protocol == 'TCP') && x.containerPort == nd[0].containerPort)`;
-              const problems =
-                `!(${port} in pn) ? ` +
-                `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is not a declared port; the probe never runs. ' + ` +
-                `(size(pn) > 0 ? 'Declared: ' + pn.join(', ') : 'No port is named')] : ` +
-                `${udp} ? ` +
-                `[${celString(`${field}.${handler}.port "`)} + ${port} + '" is a ' + nd[0].protocol + ' port; the kubelet checks over TCP, so every check fails'] : []`;
-              const declared = `(has(c.ports) ? c.ports.filter(y, has(y.name) && y.name == ${port}) : [])`;
-              return `(has(${probe}.${handler}) && type(${port}) == string ? ${bind('nd', declared, problems)} : [])`;
-            })
-            .join(' + '),
+      problems: (message) =>
+        bind(
+          'pn',
+          '(has(c.ports) ? c.ports.filter(x, has(x.name)).map(x, x.name) : [])',
+          eachProbe((probe, field) =>
+            (['httpGet', 'tcpSocket'] as const)
+              .map((handler) => {
+                const port = `${probe}.${handler}.port`;
+                // The named port is UDP or SCTP, and no TCP port has its number.
+                const udp =
+                  `nd.exists(x, has(x.protocol) && x.protocol != 'TCP') && ` +
+                  `!c.ports.exists(x, (!has(x.protocol) || x.protocol == 'TCP') && x.containerPort == nd[0].containerPort)`;
+                const where = { field: celString(field), handler: celString(handler), port };
+                const problems =
+                  `!(${port} in pn) ? [${message('notDeclared', { ...where, declaredShort: `(size(pn) > 0 ? 'Declared: ' + pn.join(', ') : 'No port is named')` })}] : ` +
+                  `${udp} ? [${message('udp', { ...where, protocol: 'nd[0].protocol' })}] : []`;
+                const declared = `(has(c.ports) ? c.ports.filter(y, has(y.name) && y.name == ${port}) : [])`;
+                return `(has(${probe}.${handler}) && type(${port}) == string ? ${bind('nd', declared, problems)} : [])`;
+              })
+              .join(' + '),
+          ),
         ),
-      ),
       limits: 'Knative Services are custom resources the policy does not match; the webhook checks their serving port.',
     },
     messages: {

@@ -39,17 +39,21 @@ export default defineRule({
     fix: 'suggestion',
     policy: {
       over: 'probed',
-      problems: eachProbe((p, field) => {
-        const text =
-          `[${celString(`${field} timeout `)} + string(timeout) + ' s ≥ period ' + string(period) + ' s: ' + ` +
-          `(timeout > period ? 'a hanging check acts after ' + string(threshold * timeout) + ' s, not ' + string(threshold * period) + ' s' : 'hanging checks run back to back') + '; ' + ` +
-          `(period > 1 ? 'set timeoutSeconds ≤ ' + string(period - 1) : 'raise periodSeconds')]`;
-        return bind(
-          'timeout',
-          effective(p, 'timeoutSeconds'),
-          bind('period', effective(p, 'periodSeconds'), bind('threshold', effective(p, 'failureThreshold'), `(timeout >= period ? ${text} : [])`)),
-        );
-      }),
+      problems: (message) =>
+        eachProbe((p, field) => {
+          const text = `[${message('notBelow', {
+            field: celString(field),
+            timeout: 'timeout',
+            period: 'period',
+            effect: `(timeout > period ? 'a hanging check acts after ' + string(threshold * timeout) + ' s, not ' + string(threshold * period) + ' s' : 'hanging checks run back to back')`,
+            action: `(period > 1 ? 'set timeoutSeconds ≤ ' + string(period - 1) : 'raise periodSeconds')`,
+          })}]`;
+          return bind(
+            'timeout',
+            effective(p, 'timeoutSeconds'),
+            bind('period', effective(p, 'periodSeconds'), bind('threshold', effective(p, 'failureThreshold'), `(timeout >= period ? ${text} : [])`)),
+          );
+        }),
     },
     messages: {
       notBelow: {

@@ -56,3 +56,35 @@ export function resolvedPort(port: string, container = 'c'): string {
   const declared = `(has(${container}.ports) ? ${container}.ports.filter(x, has(x.name) && x.name == ${port}) : [])`;
   return `(type(${port}) == string ? ${bind('dp', declared, `size(dp) > 0 ? string(dp[0].containerPort) : string(${port})`)} : string(${port}))`;
 }
+
+/** A CEL string literal as written by celString: its text, or undefined for any other expression. */
+function literalText(expression: string): string | undefined {
+  const match = /^'((?:[^'\\]|\\.)*)'$/.exec(expression);
+  return match === null ? undefined : match[1]!.replace(/\\(.)/g, '$1');
+}
+
+/**
+ * CEL for a message's text, made from its template: each `{name}` is `data[name]`, a CEL expression of
+ * a string or an int (a string literal is written into the text). A placeholder without data throws:
+ * the template is the one source of the words, and the CEL cannot fall out of step with it.
+ */
+export function celMessage(template: string, data: Readonly<Record<string, string>> = {}): string {
+  const parts = template.split(/\{(\w+)\}/);
+  const pieces: string[] = [];
+  let text = parts[0]!;
+  for (let index = 1; index < parts.length; index += 2) {
+    const name = parts[index]!;
+    const value = data[name];
+    if (value === undefined) throw new Error(`the CEL of message "${template}" gives no data for {${name}}`);
+    const literal = literalText(value);
+    if (literal !== undefined) text += literal;
+    else {
+      if (text !== '') pieces.push(celString(text));
+      pieces.push(`string(${value})`);
+      text = '';
+    }
+    text += parts[index + 1]!;
+  }
+  if (text !== '' || pieces.length === 0) pieces.push(celString(text));
+  return pieces.join(' + ');
+}

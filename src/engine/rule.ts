@@ -7,6 +7,7 @@ import type { Position } from '../model/position.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import type { RunFacts } from './run-facts.js';
 import type { ContainerEvidence, FindingEvidence } from './runtime-evidence.js';
+import { celMessage } from './cel.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -61,16 +62,24 @@ export interface AdmissionOptIn {
 }
 
 /**
+ * CEL for one of the rule's messages, written from its short template (`celMessage`): `data` gives each
+ * placeholder as CEL of a string or an int. The policies' words are the engine's, by construction.
+ */
+export type CelMessages<MessageId extends string> = (id: MessageId, data?: Readonly<Record<string, string>>) => string;
+
+/**
  * The rule as CEL in the admission policies (`probe-lint policies`), which the API server runs on
- * the object after decoding, defaulting and validation. `problems` is CEL for a list of strings, one
- * per problem, each like the rule's short message with its numbers; empty when the rule has nothing
+ * the object after decoding, defaulting and validation. `problems` gives CEL for a list of strings,
+ * one per problem, each the rule's short message made by `message`; empty when the rule has nothing
  * to say. It runs for each container `c` of `over`, or once for the object.
  */
-export interface RulePolicyCheck {
+export interface RulePolicyCheck<MessageId extends string = string> {
   over: 'probed' | 'longRunning' | 'object';
-  problems: string;
-  /** The severity of what the CEL reports, when that is not the rule's default (it reports only its warning case). */
+  problems: (message: CelMessages<MessageId>) => string;
+  /** The severity of what `problems` reports, when that is not the rule's default (it reports only its warning case). */
   severity?: Severity;
+  /** Problems reported as infos (written to the audit log, never shown), beside those at `severity`. */
+  infoProblems?: (message: CelMessages<MessageId>) => string;
   /** What the engine sees that the CEL does not, when anything (the README lists it). */
   limits?: string;
   /**
@@ -87,7 +96,7 @@ export interface RulePolicyAbsent {
   notExpressible: string;
 }
 
-export type RulePolicy = RulePolicyCheck | RulePolicyAbsent;
+export type RulePolicy<MessageId extends string = string> = RulePolicyCheck<MessageId> | RulePolicyAbsent;
 
 export interface RuleMeta<Options, MessageId extends string> {
   /** Stable id: users put it in config and annotations. */
@@ -117,7 +126,7 @@ export interface RuleMeta<Options, MessageId extends string> {
   /** The rule's messages promise when the kubelet acts: reports that can draw pictures show the container's timeline beside it. */
   timing?: true;
   /** The rule in the admission policies, or why it has none. */
-  policy: RulePolicy;
+  policy: RulePolicy<MessageId>;
 }
 
 export interface Report<MessageId extends string> {
@@ -206,4 +215,13 @@ function compiledTemplate(template: string): string[] {
   // Stryker disable next-line ConditionalExpression: a cache; splitting again gives the same parts.
   if (parts === undefined) compiledTemplates.set(template, (parts = template.split(/\{(\w+)\}/)));
   return parts;
+}
+
+/** The rule's messages as CEL, for its policy. */
+export function celMessagesOf(rule: AnyRule): CelMessages<string> {
+  return (id, data) => {
+    const text = (rule.meta.messages as Record<string, MessageText | undefined>)[id];
+    if (text === undefined) throw new Error(`${rule.meta.id}'s policy names an unknown message id "${id}"`);
+    return celMessage(text.short, data);
+  };
 }

@@ -5,7 +5,7 @@
 // shows them. One validation per policy lists every rule's findings: the API server type-checks
 // each validation against every kind the policy matches, so two validations cost a fraction of one
 // per rule and role.
-import type { AnyRule, RulePolicyCheck, Severity } from '../engine/rule.js';
+import { celMessagesOf, type AnyRule, type RulePolicyCheck, type Severity } from '../engine/rule.js';
 import { bind, celString } from '../engine/cel.js';
 import { bindingReferences, matchConstraints, modeExpression, POLICY_PREFIX, policyMetadata, sharedVariables } from './shape.js';
 import { suppressed } from './suppression-cel.js';
@@ -54,7 +54,16 @@ export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): R
         { name: 'active', expression: `${active} && variables.changed` },
         { name: 'shownSeverities', expression: `variables.mode == 'enforce' ? ${severities(shown.enforce)} : ${severities(shown.warn)}` },
         // Per rule, what it reports: one text per container (or for the object), suppressed ones left out.
-        ...checked.map(({ rule, check }) => ({ name: foundVariable(rule.meta.id), expression: found(rule.meta.id, check, denying) })),
+        ...checked.map(({ rule, check }) => ({
+          name: foundVariable(rule.meta.id),
+          expression: found(rule.meta.id, check.problems(celMessagesOf(rule)), check.over, denying),
+        })),
+        // What a rule reports only as an info (a case the policy cannot grade higher): written to the audit log, never shown.
+        ...checked.flatMap(({ rule, check }) =>
+          check.infoProblems === undefined || denying
+            ? []
+            : [{ name: infoVariable(rule.meta.id), expression: found(rule.meta.id, check.infoProblems(celMessagesOf(rule)), check.over, denying) }],
+        ),
         // "[rule] texts" for each rule with findings at a severity this policy shows. One list of
         // strings, not a sum of one- and zero-item lists: each list literal gives CEL's type checker a
         // type to infer, and kube-controller-manager's checking grows with their square.
@@ -71,7 +80,9 @@ export function validatingPolicy(role: PolicyRole, rules: readonly AnyRule[]): R
       validations: [{ expression: `!variables.active || size(variables.shown) == 0`, messageExpression: `variables.shown.join(' ')`, message: TOO_LONG }],
       // The API server keeps one validation failure per request in the audit log, and the warn policy's
       // findings at every severity (infos too) also go to an annotation per rule, <policy>/<rule id>.
-      auditAnnotations: denying ? [] : checked.map(({ rule, check }) => auditAnnotation(rule.meta.id, check.severity ?? rule.meta.severity)),
+      auditAnnotations: denying
+        ? []
+        : checked.map(({ rule, check }) => auditAnnotation(rule.meta.id, check.severity ?? rule.meta.severity, check.infoProblems !== undefined)),
     },
   };
 }
@@ -81,11 +92,15 @@ function foundVariable(id: string): string {
   return `found_${id.replace(/-/g, '_')}`;
 }
 
+function infoVariable(id: string): string {
+  return `info_${id.replace(/-/g, '_')}`;
+}
+
 /** CEL for the list of texts a rule reports: `container "web": problem; problem`, or the object's problems. */
-function found(id: string, check: RulePolicyCheck, denying: boolean): string {
-  const problems = `(${check.problems})`;
-  if (check.over === 'object') return `${suppressed(id, undefined, denying)} ? [] : ${problems}`;
-  const containers = check.over === 'probed' ? 'variables.probed' : 'variables.longRunning';
+function found(id: string, problemsCel: string, over: RulePolicyCheck['over'], denying: boolean): string {
+  const problems = `(${problemsCel})`;
+  if (over === 'object') return `${suppressed(id, undefined, denying)} ? [] : ${problems}`;
+  const containers = over === 'probed' ? 'variables.probed' : 'variables.longRunning';
   const text = bind('ps', problems, `(size(ps) > 0 ? 'container "' + c.name + '": ' + ps.join('; ') : '')`);
   return `${containers}.filter(c, !${suppressed(id, 'c', denying)}).map(c, ${text}).filter(t, t != '')`;
 }
@@ -100,8 +115,8 @@ function severity(id: string, defaultSeverity: Severity): string {
  * server omits, when there are none (a conditional null does not type-check: the expression must be
  * a string or null).
  */
-function auditAnnotation(id: string, defaultSeverity: Severity): Record<string, string> {
-  const found = `variables.${foundVariable(id)}`;
+function auditAnnotation(id: string, defaultSeverity: Severity, infos: boolean): Record<string, string> {
+  const found = infos ? `(variables.${foundVariable(id)} + variables.${infoVariable(id)})` : `variables.${foundVariable(id)}`;
   return { key: id, valueExpression: `variables.active && ${severity(id, defaultSeverity)} != 'off' && size(${found}) > 0 ? ${found}.join('; ') : ''` };
 }
 

@@ -17,7 +17,17 @@ import { generatePolicies } from '../../src/policies/generate.js';
 import { lintDocumentsOf } from '../../src/source/documents.js';
 import { SourceFile } from '../../src/source/source-file.js';
 import { eventually } from '../helpers.js';
-import { assertOwnStrength, COVERED, engineRules, PARITY_CONFIG, parityObjects, RESOURCES } from '../policy-parity.js';
+import {
+  assertOwnStrength,
+  COVERED,
+  engineFindings,
+  engineRules,
+  PARITY_CONFIG,
+  parityObjects,
+  policyMessage,
+  policyTexts,
+  RESOURCES,
+} from '../policy-parity.js';
 import { startCluster, type Cluster } from './cluster.js';
 
 const PARAMS_NAMESPACE = 'probe-lint';
@@ -42,13 +52,32 @@ async function namespace(name: string, labels: Record<string, string> = {}): Pro
 }
 
 /** Creates `object` in `ns` (a dry run unless `persist`); the rule ids of the policies' warnings, or why it was refused. */
-async function create(object: any, ns: string, persist = false): Promise<{ status: number; rules: string[]; message: string; stored: any }> {
+async function create(
+  object: any,
+  ns: string,
+  persist = false,
+): Promise<{ status: number; rules: string[]; policyMessages: string[]; message: string; stored: any }> {
   const path = RESOURCES[object.kind]!.replace('NS', ns) + (persist ? '' : '?dryRun=All');
   const reply = await cluster.api('POST', path, { ...object, metadata: { ...object.metadata, namespace: ns } });
   const warning = reply.headers.warning;
   const warnings = typeof warning === 'string' ? warning : Array.isArray(warning) ? warning.join(', ') : '';
   const rules = [...new Set([...warnings.matchAll(/\[([a-z][a-z-]+)\]/g)].map((match) => match[1]!))].sort();
-  return { status: reply.status, rules, message: reply.status >= 300 ? String(reply.json?.message ?? reply.json) : warnings, stored: reply.json };
+  // Each policy's message, as its warning carries it (the API server writes one warning header per policy).
+  const policyMessages = warningTexts(warnings).map(
+    (text) => /^Validation failed for ValidatingAdmissionPolicy '[^']+' with binding '[^']+': ([\s\S]*)$/.exec(text)?.[1] ?? text,
+  );
+  return {
+    status: reply.status,
+    rules,
+    policyMessages,
+    message: reply.status >= 300 ? String(reply.json?.message ?? reply.json) : warnings,
+    stored: reply.json,
+  };
+}
+
+/** The texts of warning headers, `299 - "text"` each (RFC 7234 §5.5: quotes and backslashes escaped), however Node joined them. */
+function warningTexts(headers: string): string[] {
+  return [...headers.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!.replace(/\\(.)/g, '$1'));
 }
 
 // The API server's audit log, to see what the policies record there (Metadata level keeps annotations).
@@ -145,7 +174,10 @@ describe('admission policies', () => {
         tally.findings += expected.length;
         if (objects[index]!.own) for (const rule of expected) own.set(rule, (own.get(rule) ?? 0) + 1);
         tally.matching += expected.filter((rule) => result.rules.includes(rule)).length;
-        if (expected.join() !== result.rules.join()) tally.differences.push(`${from}: engine [${expected.join(', ')}], policies [${result.rules.join(', ')}]`);
+        // The words too: the warning is the engine's short messages, rule by rule and container by container.
+        const message = policyMessage(engineFindings(object, PARITY_CONFIG, facts), ['error', 'warning']);
+        const shown = result.policyMessages.join('\n');
+        if (expected.join() !== result.rules.join() || shown !== message) tally.differences.push(`${from}:\n  engine   ${message}\n  policies ${shown}`);
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
@@ -279,5 +311,35 @@ describe('admission policies', () => {
       { 'content-type': 'application/merge-patch+json' },
     );
     await eventually('the parameters restored', async () => ((await create(slow, 'parity')).status === 201 ? true : undefined), 30_000);
+  });
+
+  it('write an object’s infos to the audit log even when it has nothing worse, in the engine’s words', async () => {
+    // The default config: infos stay infos, and without podsPerNode a frequent exec probe is an info too.
+    await applyPolicies({});
+    const infosOnly = podWith({ readinessProbe: { exec: { command: ['/bin/ready'] }, periodSeconds: 2 } });
+    const withWarning = podWith({ livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } });
+    await eventually(
+      'the default parameters',
+      async () => ((await create(withWarning, 'parity')).rules.join() === 'timeout-not-below-period' ? true : undefined),
+      30_000,
+    );
+    for (const pod of [infosOnly, withWarning]) {
+      const persisted = await create(pod, 'parity', true);
+      assert.equal(persisted.status, 201, persisted.message);
+      const findings = engineFindings(pod, {}, unknownCluster());
+      const expected = Object.fromEntries(policyTexts(findings));
+      const annotations = await auditAnnotationsOf(pod.metadata.name);
+      const annotated = Object.fromEntries(
+        Object.entries(annotations)
+          .filter(([key]) => key.startsWith('probe-lint-warn/'))
+          .map(([key, value]) => [key.slice('probe-lint-warn/'.length), value]),
+      );
+      assert.deepEqual(annotated, expected);
+      if (pod === infosOnly) {
+        assert.ok(findings.length >= 2 && findings.every((finding) => finding.severity === 'info'), 'only infos');
+        assert.equal(persisted.policyMessages.length, 0, 'infos are never shown as warnings');
+      }
+    }
+    await applyPolicies(PARITY_CONFIG);
   });
 });
