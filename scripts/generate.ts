@@ -1,6 +1,7 @@
-// Writes what is generated from the rules' metadata: schema/config.schema.json, the README's rule,
-// fix, option and policy tables (between their markers), and the chart's admission policies. `npm run generate` runs it; test/generated.test.ts
-// fails when a committed file differs from what this would write.
+// Writes what is generated from the rules' metadata: schema/config.schema.json, the rule, fix, option
+// and policy tables of docs/ (between their markers), the chart's admission policies and the timeline
+// picture. `npm run generate` runs it; test/rule-registry.test.ts fails when a committed file differs
+// from what this would write.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,17 +24,15 @@ export interface GeneratedFile {
 
 /** The generated files, relative to the repository root. */
 export async function generatedFiles(root: string): Promise<GeneratedFile[]> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const page = (path: string, tables: Record<string, string>): GeneratedFile => ({
+    path,
+    text: Object.entries(tables).reduce((text, [name, table]) => replaceBetween(text, name, table, path), readFileSync(join(root, path), 'utf8')),
+  });
   return [
     { path: 'schema/config.schema.json', text: `${JSON.stringify(buildConfigSchema(RULES), null, 2)}\n` },
-    {
-      path: 'README.md',
-      text: replaceBetween(
-        replaceBetween(replaceBetween(replaceBetween(readme, 'rules', rulesTable(RULES)), 'fixes', fixesTable()), 'options', optionsTable()),
-        'policies',
-        policyTable(RULES),
-      ),
-    },
+    page('docs/rules.md', { rules: rulesTable(RULES, '../rules') }),
+    page('docs/cli.md', { options: optionsTable(), fixes: fixesTable() }),
+    page('docs/policies.md', { policies: policyTable(RULES) }),
     { path: 'charts/probe-lint/values.schema.json', text: chartValuesSchema(readFileSync(join(root, 'charts/probe-lint/values.schema.json'), 'utf8')) },
     {
       path: 'charts/probe-lint/files/policies.yaml',
@@ -46,14 +45,14 @@ export async function generatedFiles(root: string): Promise<GeneratedFile[]> {
   ];
 }
 
-/** What `probe-lint timeline examples/shop.yaml` draws, read by the lint session as the command reads it. */
+const EXAMPLE = 'examples/payments.yaml';
+
+/** What `probe-lint timeline examples/payments.yaml` draws, read by the lint session as the command reads it. */
 async function exampleTimelines(root: string) {
   const session = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
   const inputs = await session.read([join(root, EXAMPLE)]);
   return session.timelines(inputs).map((timeline) => ({ ...timeline, file: EXAMPLE }));
 }
-
-const EXAMPLE = 'examples/payments.yaml';
 
 /** The chart's values schema with its `config` part taken from the config schema's constraints. */
 function chartValuesSchema(current: string): string {
@@ -67,12 +66,12 @@ function fixesTable(): string {
   return ['| rule | kind | what the fix does |', '|---|---|---|', ...rows].join('\n');
 }
 
-function replaceBetween(text: string, name: string, content: string): string {
+function replaceBetween(text: string, name: string, content: string, file: string): string {
   const begin = `<!-- generated:${name} -->`;
   const end = `<!-- /generated:${name} -->`;
   const start = text.indexOf(begin);
   const stop = text.indexOf(end);
-  if (start === -1 || stop === -1) throw new Error(`README.md lacks the markers ${begin} … ${end}`);
+  if (start === -1 || stop === -1) throw new Error(`${file} lacks the markers ${begin} … ${end}`);
   return `${text.slice(0, start + begin.length)}\n${content}\n${text.slice(stop)}`;
 }
 

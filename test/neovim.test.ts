@@ -45,10 +45,10 @@ describe('Neovim with probe-lint lsp', { skip: unavailable }, () => {
       const file = join(work, 'shop.yaml');
       copyFileSync(join(ROOT, 'examples/shop.yaml'), file);
       const outFile = join(work, 'out.json');
-      // The README's Neovim configuration as written, with `probe-lint` on PATH.
-      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      // The documented Neovim configuration as written, with `probe-lint` on PATH.
+      const readme = readFileSync(join(ROOT, 'docs/editors.md'), 'utf8');
       const snippet = /```lua\n(-- Neovim [^\n]*\n[\s\S]*?)```/.exec(readme);
-      assert.ok(snippet, "the README's Neovim configuration");
+      assert.ok(snippet, 'the documented Neovim configuration');
       writeFileSync(join(work, 'init.lua'), snippet[1]!);
       mkdirSync(join(work, 'bin'));
       writeFileSync(join(work, 'bin/probe-lint'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 });

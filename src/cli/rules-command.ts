@@ -51,11 +51,11 @@ export function runRules(args: { format: RulesFormat; color: boolean | undefined
   return 0;
 }
 
-/** The README's rule table (Markdown), generated. */
-export function rulesTable(rules: readonly AnyRule[]): string {
+/** The rule table (Markdown) of docs/rules.md, generated; `rulesFolder` is where rules/ is seen from the page. */
+export function rulesTable(rules: readonly AnyRule[], rulesFolder = 'rules'): string {
   const rows = rules.map(({ meta }) => {
     const severity = meta.severityNote ? `${meta.severity} (${meta.severityNote})` : meta.severity;
-    return `| [\`${meta.id}\`](rules/${meta.id}/README.md) | ${severity} | ${meta.fix ?? '—'} | ${meta.summary} |`;
+    return `| [\`${meta.id}\`](${rulesFolder}/${meta.id}/README.md) | ${severity} | ${meta.fix ?? '—'} | ${meta.summary} |`;
   });
   return ['| id | severity | fix | what it flags |', '|---|---|---|---|', ...rows].join('\n');
 }
