@@ -26,4 +26,4 @@ export { cloneJson } from './model/json-value.js';
 export { checkIdentity, requestPath } from './model/probe-check.js';
 export { actWindow, intervalSeconds, secondsToAct, secondsToActText, windowText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';
-export { bind, celString, eachProbe, effective, greatest, intOption, productText, resolvedPort } from './engine/cel.js';
+export { bind, celString, eachProbe, effective, greatest, intOption, productText, resolvedPort, ruleOption } from './engine/cel.js';

@@ -315,3 +315,18 @@ describe('a byte-order mark', () => {
     );
   });
 });
+
+describe('help per command', () => {
+  it('shows one command’s usage and options with `probe-lint COMMAND --help`, every command’s with `--help`', async () => {
+    const timeline = (await inProcess(['timeline', '--help'])).stdout;
+    assert.match(timeline, /^Usage:\n {2}probe-lint timeline PATH\.\.\. \[--container NAME\]/);
+    assert.match(timeline, /--container NAME/);
+    assert.match(timeline, /-f, --format FORMAT +text \(default\), json, svg \(a chart\), markdown/);
+    assert.doesNotMatch(timeline, /--fix|--tls-cert|--fail-on|probe-lint serve/);
+    const all = (await inProcess(['--help'])).stdout;
+    for (const command of ['timeline', 'audit', 'serve', 'policies', 'lsp']) assert.match(all, new RegExp(`probe-lint ${command}`));
+    assert.match(all, /--tls-cert FILE/);
+    assert.match((await inProcess(['audit', '--help'])).stdout, /--kubeconfig FILE/);
+    assert.doesNotMatch((await inProcess(['lint', '--help'])).stdout, /--kubeconfig/, 'lint reads no cluster');
+  });
+});

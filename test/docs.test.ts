@@ -66,7 +66,8 @@ describe('the documentation', () => {
           broken.push(`${page}: ${link} (no ${relative(ROOT, target)})`);
           continue;
         }
-        if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${page}: ${link} (no such heading)`);
+        if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor))
+          broken.push(`${page}: ${link} (no such heading)`);
       }
     }
     assert.ok(checked > 50, `${checked} links checked`);

@@ -14,6 +14,9 @@ import { RULES } from '../rules/index.js';
 import { parseConfig } from '../src/engine/config-file.js';
 import { EvidenceMap, type ContainerEvidence } from '../src/engine/runtime-evidence.js';
 import type { LocatedFinding } from '../src/report/located.js';
+import { structuredPatch } from 'diff';
+import { changeEdits } from '../src/fix/fix-source.js';
+import { applyEdits } from '../src/fix/text-edits.js';
 import { lintText, ROOT } from './helpers.js';
 
 interface Expectation {
@@ -95,7 +98,7 @@ for (const rule of RULES) {
         const { located, failures, source } = lintText(text, { config: configOf(text, file), file, evidence: evidenceOf(text) });
         assert.equal(source.error, undefined, 'the fixture parses');
         assert.deepEqual(failures, []);
-        matchesSnapshot(file, located);
+        matchesSnapshot(file, text, located);
         for (const ruleId of new Set(expected.map((expectation) => expectation.rule))) {
           const actual = located.filter((finding) => finding.rule === ruleId);
           const wanted = expected.filter((expectation) => expectation.rule === ruleId);
@@ -179,26 +182,48 @@ for (const rule of RULES) {
   });
 }
 
-/** The whole of what a fixture reports, one finding per block, in place order. */
-function snapshotOf(located: readonly LocatedFinding[]): string {
+/**
+ * The whole of what a fixture reports, one finding per block, in place order, as Ruff shows its
+ * diagnostics: the fixture's line with a caret under the finding's column, the messages, and the fix
+ * as the before/after lines --fix would change.
+ */
+function snapshotOf(fixture: string, text: string, located: readonly LocatedFinding[]): string {
+  const lines = text.split('\n');
   return (
     [...located]
       .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))
-      .map((finding) =>
-        [
+      .map((finding) => {
+        const gutter = ' '.repeat(String(finding.line ?? '').length);
+        const place =
+          finding.line === undefined
+            ? []
+            : [`${gutter} |`, `${finding.line} | ${lines[finding.line - 1] ?? ''}`, `${gutter} | ${' '.repeat((finding.column ?? 1) - 1)}^`];
+        return [
           `${finding.line}:${finding.column} ${finding.severity} ${finding.rule}/${finding.messageId}${finding.container ? ` container=${finding.container}` : ''}`,
+          ...place,
           `  short: ${finding.short}`,
           `  long: ${finding.message}`,
-          ...(finding.fix ? [`  ${finding.fixKind ?? 'fix'}: ${JSON.stringify(finding.fix)}`] : []),
-        ].join('\n'),
-      )
+          ...(finding.fix ? [`  ${finding.fixKind ?? 'fix'}: ${JSON.stringify(finding.fix)}`, ...fixDiff(fixture, text, finding)] : []),
+        ].join('\n');
+      })
       .join('\n\n') + '\n'
   );
 }
 
-function matchesSnapshot(fixture: string, located: readonly LocatedFinding[]): void {
+/** The lines a finding's fix changes, as a diff of the fixture (what --fix would write for it alone). */
+function fixDiff(fixture: string, text: string, finding: LocatedFinding): string[] {
+  const change = changeEdits(fixture, text, [{ documentIndex: finding.resource.origin.documentIndex ?? 0, operations: finding.fix!, rule: finding.rule }]);
+  if ('problem' in change) return [`  (${change.problem})`];
+  const patch = structuredPatch('before', 'after', text, applyEdits(text, change.edits), '', '', { context: 0 });
+  return patch.hunks.flatMap((hunk) => [
+    `  @@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+    ...hunk.lines.map((line) => `  ${line}`),
+  ]);
+}
+
+function matchesSnapshot(fixture: string, text: string, located: readonly LocatedFinding[]): void {
   const file = fixture.replace(/\.(ya?ml|json)$/, '.snap');
-  const actual = snapshotOf(located);
+  const actual = snapshotOf(fixture, text, located);
   if (process.env.UPDATE_SNAPSHOTS === '1' || !existsSync(file)) {
     if (process.env.CI === 'true' && !existsSync(file)) assert.fail(`${file} is missing: run UPDATE_SNAPSHOTS=1 npm test and review it`);
     writeFileSync(file, actual);

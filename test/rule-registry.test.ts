@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { generatedFiles } from '../scripts/generate.js';
+import { newRuleFiles } from '../scripts/new-rule.js';
 import { configSchema } from '../src/engine/config-file.js';
 import { ROOT } from './helpers.js';
 
@@ -53,15 +54,16 @@ describe('rule registry', () => {
     }
   });
 
-  it('gives every message a short text within the admission warning length and placeholders the long one shares', () => {
+  it('gives every message a short text within the admission warning length, and braces only as placeholders', () => {
     for (const { meta } of RULES) {
       for (const [id, text] of Object.entries(meta.messages)) {
-        const placeholders = (template: string) => new Set([...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
         // With placeholders at a typical width (numbers, short names), the short text fits the 120 the Kubernetes docs ask for.
         const typical = text.short.replace(/\{\w+\}/g, 'xxxx');
         assert.ok(typical.length <= 120, `${meta.id}/${id}: short text is ${typical.length} characters`);
         assert.ok(!text.short.includes('\n') && !text.long.includes('\n'), `${meta.id}/${id}: one line`);
-        for (const name of placeholders(text.short)) assert.ok(name, `${meta.id}/${id}: empty placeholder`);
+        // A brace that is not a whole {name} is a typo the message would print as it is ("{ field}", "{field").
+        for (const template of [text.short, text.long])
+          assert.doesNotMatch(template.replace(/\{\w+\}/g, ''), /[{}]/, `${meta.id}/${id}: a brace outside a {placeholder}`);
         assert.ok(text.long.length > text.short.length, `${meta.id}/${id}: the long text says more than the short one`);
       }
     }
@@ -73,5 +75,27 @@ describe('rule registry', () => {
     }
     const schemaRules = (configSchema() as { properties: { rules: { properties: Record<string, unknown> } } }).properties.rules.properties;
     assert.deepEqual(Object.keys(schemaRules).sort(), folders);
+  });
+});
+
+describe('npm run new-rule', () => {
+  it('writes a rule folder to fill in and its line in the registry, in order, and refuses a bad or taken id', () => {
+    const registry = readFileSync(join(ROOT, 'rules/registry.ts'), 'utf8');
+    const files = newRuleFiles('probe-period-too-long', registry);
+    assert.deepEqual(Object.keys(files).sort(), [
+      'rules/probe-period-too-long/README.md',
+      'rules/probe-period-too-long/fixtures/fail/basic.yaml',
+      'rules/probe-period-too-long/fixtures/pass/basic.yaml',
+      'rules/probe-period-too-long/index.ts',
+      'rules/registry.ts',
+    ]);
+    const exports = files['rules/registry.ts']!.split('\n').filter((line) => line.startsWith('export '));
+    assert.ok(exports.includes("export { default as probePeriodTooLong } from './probe-period-too-long/index.js';"));
+    assert.deepEqual(exports, [...exports].sort(), 'the registry stays sorted');
+    assert.equal(exports.length, registry.split('\n').filter((line) => line.startsWith('export ')).length + 1);
+    assert.match(files['rules/probe-period-too-long/README.md']!, /^## Failing$[\s\S]*^## Passing$[\s\S]*^## How to fix$/m);
+    assert.match(files['rules/probe-period-too-long/fixtures/fail/basic.yaml']!, /# expect: probe-period-too-long\/found warning/);
+    assert.throws(() => newRuleFiles('Bad_Id', registry), /not a rule id/);
+    assert.throws(() => newRuleFiles('timeout-not-below-period', registry), /in rules\/registry\.ts already/);
   });
 });

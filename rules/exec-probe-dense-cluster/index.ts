@@ -7,6 +7,7 @@ import {
   eachProbe,
   effective,
   intOption,
+  ruleOption,
   joinPointer,
   PROBED_CONTAINERS,
   secondsText,
@@ -17,7 +18,7 @@ interface Options {
   minPeriodSeconds: number;
 }
 
-export default defineRule<Options>({
+const rule = defineRule<Options>({
   meta: {
     id: 'exec-probe-dense-cluster',
     severity: 'info',
@@ -58,11 +59,11 @@ export default defineRule<Options>({
       },
     },
   },
-  checkContainer({ probes, options, cluster, report }) {
+  checkContainer({ timedProbes, options, cluster, report }) {
     const density = densityOf(cluster);
     if (density === 'sparse') return;
-    for (const probe of probes) {
-      if (probe.handlerKind !== 'exec' || !probe.numbersValid || probe.periodSeconds >= options.minPeriodSeconds) continue;
+    for (const probe of timedProbes) {
+      if (probe.handlerKind !== 'exec' || probe.periodSeconds >= options.minPeriodSeconds) continue;
       const podsPerNode = cluster.podsPerNode ?? cluster.densePodsPerNode;
       report({
         messageId: density === 'dense' ? 'dense' : 'unknownDensity',
@@ -80,6 +81,7 @@ export default defineRule<Options>({
     }
   },
 });
+export default rule;
 
 const DENSE = intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NODE);
 
@@ -87,7 +89,7 @@ const DENSE = intOption('cluster', 'densePodsPerNode', DEFAULT_DENSE_PODS_PER_NO
 function execProblems(message: CelMessages<'dense' | 'unknownDensity'>, id: 'dense' | 'unknownDensity', ppn: string): string {
   return bind(
     'mn',
-    intOption('exec-probe-dense-cluster', 'minPeriodSeconds', 10),
+    ruleOption(rule.meta, 'minPeriodSeconds'),
     eachProbe((probe, field) => {
       // The engine's rate (formatRate), in tenths: one decimal below 10 per second, whole above.
       const rate = `(t >= 100 ? string((t + 5) / 10) : string(t / 10) + (t % 10 != 0 ? '.' + string(t % 10) : ''))`;

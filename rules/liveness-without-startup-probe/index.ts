@@ -1,11 +1,11 @@
 import type { Probe } from 'kubernetes-types/core/v1.js';
-import { cloneJson, defineRule, effective, intOption, joinPointer, PROBED_CONTAINERS, product, productText, secondsToAct } from '../../src/rule-api.js';
+import { cloneJson, defineRule, effective, ruleOption, joinPointer, PROBED_CONTAINERS, product, productText, secondsToAct } from '../../src/rule-api.js';
 
 interface Options {
   minInitialDelaySeconds: number;
 }
 
-export default defineRule<Options>({
+const rule = defineRule<Options>({
   meta: {
     id: 'liveness-without-startup-probe',
     severity: 'info',
@@ -36,7 +36,7 @@ export default defineRule<Options>({
       over: 'probed',
       problems: (message) =>
         `${slowStart('c')} ? [${message('slowStart', { delay: delay('c'), startupWindow: productText(startupThreshold('c'), period('c')) })}] : []`,
-      mutation: { needed: slowStart('c'), patches: startupPatches },
+      mutation: { needed: slowStart, patches: startupPatches },
     },
     messages: {
       slowStart: {
@@ -49,9 +49,9 @@ export default defineRule<Options>({
       },
     },
   },
-  checkContainer({ container, probe, options, report }) {
-    const liveness = probe('liveness');
-    if (liveness === undefined || probe('startup') !== undefined || liveness.handlerKinds.length !== 1 || !liveness.numbersValid) return;
+  checkContainer({ container, probe, timedProbe, options, report }) {
+    const liveness = timedProbe('liveness');
+    if (liveness === undefined || probe('startup') !== undefined || liveness.handlerKinds.length !== 1) return;
     const delay = liveness.initialDelaySeconds;
     if (delay < options.minInitialDelaySeconds) return;
     // Keep the longest start the old settings tolerated: the delay, plus liveness's own window for a
@@ -79,6 +79,7 @@ export default defineRule<Options>({
     });
   },
 });
+export default rule;
 
 // The same check and the same startupProbe as above, as CEL for the admission policies.
 // (Function declarations: the rule's meta above calls them while the module loads.)
@@ -100,7 +101,7 @@ function startupThreshold(c: string): string {
 }
 
 function slowStart(c: string): string {
-  return `(has(${c}.livenessProbe) && !has(${c}.startupProbe) && ${delay(c)} >= ${intOption('liveness-without-startup-probe', 'minInitialDelaySeconds', 30)})`;
+  return `(has(${c}.livenessProbe) && !has(${c}.startupProbe) && ${delay(c)} >= ${ruleOption(rule.meta, 'minInitialDelaySeconds')})`;
 }
 
 function startupPatches(c: string, path: string, type: string): string[] {

@@ -65,9 +65,9 @@ export default defineRule({
       },
     },
   },
-  checkContainer({ container, probes, report }) {
-    for (const probe of probes) {
-      if (!probe.numbersValid || probe.timeoutSeconds < probe.periodSeconds) continue;
+  checkContainer({ container, timedProbes, report }) {
+    for (const probe of timedProbes) {
+      if (probe.timeoutSeconds < probe.periodSeconds) continue;
       const fast = secondsToAct(probe, 'fast');
       // Stryker disable next-line StringLiteral: every mode but "fast" is read as hanging.
       const hanging = secondsToAct(probe, 'hanging');

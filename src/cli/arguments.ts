@@ -1,7 +1,7 @@
 // Typed arguments of each command, read from the parsed command line.
 import { parseWindow } from '../cluster/runtime-evidence.js';
 import type { FixKind, Severity } from '../engine/rule.js';
-import { parseCommandLine, UsageError, type ParsedCommandLine } from './options.js';
+import { parseCommandLine, UsageError, type CommandName, type ParsedCommandLine } from './options.js';
 
 import { REPORT_FORMATS, TIMELINE_FORMATS, type Format, type TimelineFormat } from '../report/format-names.js';
 import type { RenderOptions } from '../source/read-inputs.js';
@@ -109,7 +109,7 @@ export type Arguments =
   | { command: 'explain'; rule: string }
   | TimelineArguments
   | LspArguments
-  | { command: 'help' }
+  | { command: 'help'; helpFor?: CommandName }
   | { command: 'version' };
 
 export interface ParsedArguments {
@@ -134,6 +134,7 @@ function interpret(line: ParsedCommandLine): Arguments {
   };
   switch (command) {
     case 'help':
+      return line.helpFor !== undefined ? { command, helpFor: line.helpFor } : { command };
     case 'version':
       return { command };
     case 'rules':

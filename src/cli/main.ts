@@ -19,7 +19,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     const { args } = parsed;
     switch (args.command) {
       case 'help':
-        io.stdout(helpText());
+        io.stdout(helpText(args.helpFor));
         return 0;
       case 'version':
         io.stdout(`${VERSION}\n`);

@@ -19,6 +19,8 @@ export interface OptionSpec {
   /** Shown in help: `--format FORMAT`. */
   value?: string;
   description: string;
+  /** What it means for one command, where that differs (the help of `probe-lint COMMAND --help`). */
+  descriptionFor?: Partial<Record<CommandName, string>>;
   commands: readonly CommandName[];
 }
 
@@ -36,6 +38,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     value: 'FORMAT',
     description: `lint, audit: ${reportFormatsText()}; rules: text, json or markdown; timeline: ${timelineFormatsText()}; policies: yaml (default) or json`,
+    descriptionFor: {
+      lint: reportFormatsText(),
+      audit: reportFormatsText(),
+      rules: 'text (default), json or markdown',
+      timeline: timelineFormatsText(),
+      policies: 'yaml (default) or json',
+    },
     commands: ['lint', 'audit', 'rules', 'timeline', 'policies'],
   },
   {
@@ -61,7 +70,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     short: 'c',
     type: 'string',
     value: 'FILE',
-    description: 'configuration file (default: .probe-lint.yaml or .yml here or in a parent directory)',
+    description: 'configuration file (default: .probe-lint.yaml or .yml here or above, up to the top of the git work tree)',
     commands: CONFIGURED,
   },
   {
@@ -232,6 +241,8 @@ export interface ParsedCommandLine {
   command: CommandName;
   positionals: string[];
   values: Record<string, string | boolean | string[] | undefined>;
+  /** With --help after a command (`probe-lint timeline --help`): the command whose help to show. */
+  helpFor?: CommandName;
 }
 
 const USAGE_LINES: [string, string][] = [
@@ -245,23 +256,29 @@ const USAGE_LINES: [string, string][] = [
   ['probe-lint lsp [--stdio]', 'run the language server for editors (diagnostics, fixes, hover with the timeline)'],
 ];
 
-/** `--help`, from the command and option tables. */
-export function helpText(): string {
-  const commandWidth = Math.max(...USAGE_LINES.map(([usage]) => usage.length));
+/** `--help`, from the command and option tables; for one command (`probe-lint timeline --help`), its usage and options only. */
+export function helpText(command?: CommandName): string {
+  const usages = command === undefined ? USAGE_LINES : USAGE_LINES.filter(([usage]) => usageCommand(usage) === command);
+  const options = command === undefined ? OPTIONS : OPTIONS.filter((option) => option.commands.includes(command));
+  const commandWidth = Math.max(...usages.map(([usage]) => usage.length));
   const lines = ['Usage:'];
-  for (const [usage, what] of USAGE_LINES) lines.push(`  ${usage.padEnd(commandWidth)}  ${what}`);
-  lines.push(
-    '',
-    `A path that is also a command name (${COMMANDS.join(', ')}) is written ./NAME;`,
-    '"probe-lint lint PATH..." is the explicit form.',
-    '',
-    'Options:',
-  );
+  for (const [usage, what] of usages) lines.push(`  ${usage.padEnd(commandWidth)}  ${what}`);
+  lines.push('');
+  if (command === undefined || command === 'lint')
+    lines.push(`A path that is also a command name (${COMMANDS.join(', ')}) is written ./NAME;`, '"probe-lint lint PATH..." is the explicit form.', '');
+  if (command === undefined || command === 'lint' || command === 'timeline')
+    lines.push('Paths after -- are paths, whatever they look like; so is an argument that names an existing file.', '');
+  lines.push(command === undefined ? 'Options:' : `Options of probe-lint ${command}:`);
   const label = (option: OptionSpec) => `${option.short ? `-${option.short}, ` : '    '}--${option.name}${option.value ? ` ${option.value}` : ''}`;
-  const width = Math.max(...OPTIONS.map((option) => label(option).length));
-  for (const option of OPTIONS) {
-    const where = option.commands.length === COMMANDS.length ? '' : ` [${option.commands.join(', ')}]`;
-    lines.push(`  ${label(option).padEnd(width)}  ${option.description}${where}`);
+  const width = Math.max(...options.map((option) => label(option).length));
+  for (const option of options) {
+    const where = command !== undefined || option.commands.length === COMMANDS.length ? '' : ` [${option.commands.join(', ')}]`;
+    const description = (command === undefined ? undefined : option.descriptionFor?.[command]) ?? option.description;
+    lines.push(`  ${label(option).padEnd(width)}  ${description}${where}`);
+  }
+  if (command !== undefined) {
+    lines.push('', 'Every command: probe-lint --help. The documentation: https://github.com/probe-lint/probe-lint/tree/main/docs', '');
+    return lines.join('\n');
   }
   lines.push(
     '',
@@ -341,12 +358,20 @@ export function parseCommandLine(argv: readonly string[], exists: (path: string)
     seen.push({ option, rawName: token.rawName });
   }
   const resolved = values.help ? 'help' : values.version ? 'version' : (command ?? 'lint');
+  // `probe-lint timeline --help`: that command's help; a bare --help, everything's.
+  const helpFor = values.help && command !== undefined && command !== 'help' && command !== 'version' ? command : undefined;
   for (const { option, rawName } of seen) {
     if (option.name === 'help' || option.name === 'version') continue;
     if (!option.commands.includes(resolved))
       throw new UsageError(`${rawName} does not apply to \`probe-lint ${resolved}\` (it is for: ${option.commands.join(', ')})`);
   }
-  return { command: resolved, positionals, values };
+  return { command: resolved, positionals, values, ...(helpFor !== undefined ? { helpFor } : {}) };
+}
+
+/** The command a usage line documents: `probe-lint [lint] …` is lint's. */
+function usageCommand(usage: string): CommandName {
+  const word = usage.split(' ')[1]!.replace(/[[\]]/g, '');
+  return (COMMANDS as readonly string[]).includes(word) ? (word as CommandName) : 'lint';
 }
 
 function parseArgsOptions(): Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> {

@@ -4,20 +4,10 @@
 import { RULES } from '../../rules/index.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import { LintSession } from '../lint/index.js';
-import type { TimelineFormat } from '../report/format-names.js';
-import { formatTimelineJson, formatTimelineText, type ContainerTimeline } from '../report/timeline.js';
-import { formatTimelineMarkdown } from '../report/timeline-markdown.js';
-import { formatTimelineSvg } from '../report/timeline-svg.js';
+import { timelineFormat } from '../report/format-names.js';
 import { visible } from '../report/visible.js';
 import type { TimelineArguments } from './arguments.js';
 import { loadConfigOrReport, pathExclusion, type CommandIo } from './context.js';
-
-const TIMELINE_FORMATTERS: Record<TimelineFormat, (timelines: readonly ContainerTimeline[]) => string> = {
-  text: formatTimelineText,
-  json: formatTimelineJson,
-  svg: formatTimelineSvg,
-  markdown: formatTimelineMarkdown,
-};
 
 export async function runTimeline(args: TimelineArguments, io: CommandIo): Promise<number> {
   const config = await loadConfigOrReport(args.config, io);
@@ -37,6 +27,6 @@ export async function runTimeline(args: TimelineArguments, io: CommandIo): Promi
     io.stderr(`probe-lint: no container named "${visible(args.container)}" in the input\n`);
     return 2;
   }
-  io.stdout(TIMELINE_FORMATTERS[args.format](timelines));
+  io.stdout((await timelineFormat(args.format).load())(timelines));
   return inputs.inputErrors.length > 0 ? 2 : 0;
 }

@@ -88,3 +88,10 @@ export function celMessage(template: string, data: Readonly<Record<string, strin
   if (text !== '' || pieces.length === 0) pieces.push(celString(text));
   return pieces.join(' + ');
 }
+
+/** A rule's option from the policy's parameters, else the default the rule's metadata gives it: neither is written twice. */
+export function ruleOption<Options>(meta: { id: string; options?: { defaults: Options } }, name: keyof Options & string): string {
+  const fallback = meta.options?.defaults[name];
+  if (typeof fallback !== 'number') throw new Error(`${meta.id} has no number option ${name}`);
+  return intOption(meta.id, name, fallback);
+}

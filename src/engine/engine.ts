@@ -162,6 +162,7 @@ export class Engine {
     // Stryker disable next-line ConditionalExpression: a shortcut; with no rules the probes are read for nothing.
     if (rules.length === 0) return;
     const probes = effectiveProbes(container);
+    const timedProbes = probes.filter((probe) => probe.numbersValid);
     const target: ReportTarget = { resource: site.resource, identity, container: container.name, metadata: [site.resource.object.metadata, site.podMetadata] };
     // One context per container, shared by the rules in turn: this loop runs for every container of every input.
     let current = rules[0]!;
@@ -171,6 +172,8 @@ export class Engine {
       spec: container.container,
       probes,
       probe: (type) => probes.find((probe) => probe.type === type),
+      timedProbes,
+      timedProbe: (type) => timedProbes.find((probe) => probe.type === type),
       options: undefined,
       cluster,
       run,

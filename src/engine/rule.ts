@@ -83,12 +83,12 @@ export interface RulePolicyCheck<MessageId extends string = string> {
   /** What the engine sees that the CEL does not, when anything (the README lists it). */
   limits?: string;
   /**
-   * For rules with an admission opt-in: the mutating policy's change. `needed` is CEL over
-   * container `c`; `patches` gives the CEL of each JSONPatch operation on the container that the
+   * For rules with an admission opt-in: the mutating policy's change. `needed` gives the CEL, over
+   * the container the CEL expression `container` names, of whether it needs the change; `patches` gives the CEL of each JSONPatch operation on the container that the
    * CEL expression `container` names, at the JSON Pointer expression `path`, whose CEL object type
    * is `type` (`Object.spec.containers`).
    */
-  mutation?: { needed: string; patches: (container: string, path: string, type: string) => string[] };
+  mutation?: { needed: (container: string) => string; patches: (container: string, path: string, type: string) => string[] };
 }
 
 /** Why a rule has no CEL form. */
@@ -159,6 +159,10 @@ export interface ContainerContext<Options, MessageId extends string> {
   /** The container's probes, defaults applied, in startup, liveness, readiness order. */
   probes: EffectiveProbe[];
   probe: (type: ProbeType) => EffectiveProbe | undefined;
+  /** The probes whose numbers the API server accepts (none negative): what a window or a comparison of times is built on. */
+  timedProbes: EffectiveProbe[];
+  /** One of them, by type. */
+  timedProbe: (type: ProbeType) => EffectiveProbe | undefined;
   options: Options;
   cluster: ClusterFacts;
   run: RunFacts;

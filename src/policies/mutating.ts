@@ -26,7 +26,7 @@ export function mutatingPolicy({ rule, check }: Mutable, knownRules: readonly st
   const optIn = rule.meta.admission!.optIn;
   const targets = (list: 'containers' | 'initContainers') => {
     const sidecar = list === 'initContainers' ? `has(c.restartPolicy) && c.restartPolicy == 'Always' && ` : '';
-    const needed = `${sidecar}(${check.mutation.needed}) && !${suppressed(id, 'c', false)}`;
+    const needed = `${sidecar}(${check.mutation.needed('c')}) && !${suppressed(id, 'c', false)}`;
     return `has(object.spec.${list}) ? object.spec.${list}.filter(c, ${needed}).map(c, object.spec.${list}.indexOf(c)) : []`;
   };
   const patches = (list: 'containers' | 'initContainers') =>

@@ -1,37 +1,95 @@
-// The names of the lint and audit output formats and the words --help and the README use for them,
-// apart from the formatters so that reading the command line loads none of them.
-export const REPORT_FORMATS = ['text', 'compact', 'json', 'sarif', 'github', 'junit', 'gitlab', 'markdown', 'openreports', 'policyreport'] as const;
-export type Format = (typeof REPORT_FORMATS)[number];
+// Every output format, one descriptor each (as ESLint's formatters-meta): its name, what --help and
+// the docs say of it, what it needs of a run, and how to load its formatter. The lists --help, the
+// argument parser and the docs read are derived from these, so they cannot fall out of step. Loading
+// this module loads no formatter: each loads when its format is asked for.
+import type { ContainerTimeline } from './timeline.js';
+import type { ReportInput } from './located.js';
 
-export const FORMAT_DESCRIPTIONS: Record<Format, string> = {
-  text: 'text (default)',
-  compact: 'compact (one line each)',
-  json: 'json',
-  sarif: 'sarif (code scanning)',
-  github: 'github (annotations)',
-  junit: 'junit (Jenkins, GitLab, Azure DevOps tests)',
-  gitlab: 'gitlab (Code Quality)',
-  markdown: 'markdown (a job summary)',
-  openreports: 'openreports (openreports.io Report objects)',
-  policyreport: 'policyreport (wgpolicyk8s.io PolicyReport objects)',
-};
+export interface ReportFormatter {
+  /** The whole report. */
+  text: (input: ReportInput) => string;
+  /** The report in chunks to write in turn, for the formats of large inputs (never held whole). */
+  chunks?: (input: ReportInput) => Iterable<string>;
+}
+
+interface ReportFormatDescriptor {
+  description: string;
+  /** It lists every object linted, findings or not (a JUnit test case or a report per object). */
+  listsObjects?: true;
+  /** It reads a finding's whole object after it is located (Markdown draws the container's timeline). */
+  readsObjects?: true;
+  load: () => Promise<ReportFormatter>;
+}
+
+const REPORT_FORMAT_DESCRIPTORS = {
+  text: { description: 'text (default)', load: async () => ({ text: (await import('./text.js')).formatText }) },
+  compact: { description: 'compact (one line each)', load: async () => ({ text: (await import('./compact.js')).formatCompact }) },
+  json: {
+    description: 'json',
+    load: async () => {
+      const { formatJson, jsonChunks } = await import('./json.js');
+      return { text: formatJson, chunks: jsonChunks };
+    },
+  },
+  sarif: {
+    description: 'sarif (code scanning)',
+    load: async () => {
+      const { formatSarif, sarifChunks } = await import('./sarif.js');
+      return { text: formatSarif, chunks: sarifChunks };
+    },
+  },
+  github: { description: 'github (annotations)', load: async () => ({ text: (await import('./github.js')).formatGithub }) },
+  junit: {
+    description: 'junit (Jenkins, GitLab, Azure DevOps tests)',
+    listsObjects: true,
+    load: async () => ({ text: (await import('./junit.js')).formatJunit }),
+  },
+  gitlab: { description: 'gitlab (Code Quality)', load: async () => ({ text: (await import('./gitlab.js')).formatGitlab }) },
+  markdown: { description: 'markdown (a job summary)', readsObjects: true, load: async () => ({ text: (await import('./markdown.js')).formatMarkdown }) },
+  openreports: {
+    description: 'openreports (openreports.io Report objects)',
+    listsObjects: true,
+    load: async () => ({ text: (await import('./policy-reports.js')).formatOpenReports }),
+  },
+  policyreport: {
+    description: 'policyreport (wgpolicyk8s.io PolicyReport objects)',
+    listsObjects: true,
+    load: async () => ({ text: (await import('./policy-reports.js')).formatPolicyReports }),
+  },
+} satisfies Record<string, ReportFormatDescriptor>;
+
+export type Format = keyof typeof REPORT_FORMAT_DESCRIPTORS;
+export const REPORT_FORMATS = Object.keys(REPORT_FORMAT_DESCRIPTORS) as Format[];
+
+export function reportFormat(format: Format): ReportFormatDescriptor {
+  return REPORT_FORMAT_DESCRIPTORS[format];
+}
 
 /** "text (default), compact (one line each), …": what --format takes for lint and audit. */
 export function reportFormatsText(): string {
-  return REPORT_FORMATS.map((format) => FORMAT_DESCRIPTIONS[format]).join(', ');
+  return REPORT_FORMATS.map((format) => REPORT_FORMAT_DESCRIPTORS[format].description).join(', ');
 }
 
-export const TIMELINE_FORMATS = ['text', 'json', 'svg', 'markdown'] as const;
-export type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
+interface TimelineFormatDescriptor {
+  description: string;
+  load: () => Promise<(timelines: readonly ContainerTimeline[]) => string>;
+}
 
-const TIMELINE_FORMAT_DESCRIPTIONS: Record<TimelineFormat, string> = {
-  text: 'text (default)',
-  json: 'json',
-  svg: 'svg (a chart)',
-  markdown: 'markdown (a table and a Mermaid chart)',
-};
+const TIMELINE_FORMAT_DESCRIPTORS = {
+  text: { description: 'text (default)', load: async () => (await import('./timeline.js')).formatTimelineText },
+  json: { description: 'json', load: async () => (await import('./timeline.js')).formatTimelineJson },
+  svg: { description: 'svg (a chart)', load: async () => (await import('./timeline-svg.js')).formatTimelineSvg },
+  markdown: { description: 'markdown (a table and a Mermaid chart)', load: async () => (await import('./timeline-markdown.js')).formatTimelineMarkdown },
+} satisfies Record<string, TimelineFormatDescriptor>;
+
+export type TimelineFormat = keyof typeof TIMELINE_FORMAT_DESCRIPTORS;
+export const TIMELINE_FORMATS = Object.keys(TIMELINE_FORMAT_DESCRIPTORS) as TimelineFormat[];
+
+export function timelineFormat(format: TimelineFormat): TimelineFormatDescriptor {
+  return TIMELINE_FORMAT_DESCRIPTORS[format];
+}
 
 /** What --format takes for timeline. */
 export function timelineFormatsText(): string {
-  return TIMELINE_FORMATS.map((format) => TIMELINE_FORMAT_DESCRIPTIONS[format]).join(', ');
+  return TIMELINE_FORMATS.map((format) => TIMELINE_FORMAT_DESCRIPTORS[format].description).join(', ');
 }
