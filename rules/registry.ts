@@ -9,6 +9,7 @@ export { default as livenessMirrorsReadiness } from './liveness-mirrors-readines
 export { default as livenessWithoutStartupProbe } from './liveness-without-startup-probe/index.js';
 export { default as missingLivenessProbe } from './missing-liveness-probe/index.js';
 export { default as missingReadinessProbe } from './missing-readiness-probe/index.js';
+export { default as probeAlphaField } from './probe-alpha-field/index.js';
 export { default as probeFieldInvalid } from './probe-field-invalid/index.js';
 export { default as probeHandlerCount } from './probe-handler-count/index.js';
 export { default as probePortNotDeclared } from './probe-port-not-declared/index.js';

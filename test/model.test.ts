@@ -717,16 +717,18 @@ describe('where pod specs are found', () => {
       },
     });
     assert.deepEqual(
-      site!.containers.map((container) => [container.name, container.role, container.restartPolicy, container.pointer]),
+      site!.containers.map((container) => [container.name, container.role, container.restartPolicy, container.longRunning, container.pointer]),
       [
-        ['app', 'container', 'Always', '/spec/containers/0'],
-        ['#1', 'container', 'Never', '/spec/containers/1'],
-        ['proxy', 'sidecar', 'Always', '/spec/initContainers/0'],
-        ['migrate', 'init', 'Never', '/spec/initContainers/1'],
-        ['debug', 'ephemeral', 'Never', '/spec/ephemeralContainers/0'],
+        // Its own policy Always (ContainerRestartRules, beta and on since 1.35): it runs until stopped, in a pod whose policy is Never.
+        ['app', 'container', 'Always', true, '/spec/containers/0'],
+        ['#1', 'container', 'Never', false, '/spec/containers/1'],
+        // A sidecar lives as long as a regular container that runs until stopped.
+        ['proxy', 'sidecar', 'Always', true, '/spec/initContainers/0'],
+        ['migrate', 'init', 'Never', false, '/spec/initContainers/1'],
+        ['debug', 'ephemeral', 'Never', false, '/spec/ephemeralContainers/0'],
       ],
     );
-    assert.equal(site!.longRunning, false, 'restartPolicy Never');
+    assert.equal(site!.longRunning, true, 'one of its containers runs until stopped');
     const [nulls] = sitesIn({
       apiVersion: 'v1',
       kind: 'Pod',
@@ -744,6 +746,7 @@ describe('where pod specs are found', () => {
       ],
       "an entry that is no mapping is no container; an init container's own policy is not read",
     );
+    assert.equal(nulls!.longRunning, false, 'restartPolicy OnFailure: every container runs to completion');
     const cronJob = sitesIn({ apiVersion: 'batch/v1', kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: { containers } } } } } })[0]!;
     assert.deepEqual([cronJob.longRunning, cronJob.containers[0]!.restartPolicy], [false, 'OnFailure'], 'a CronJob runs to completion');
     assert.deepEqual(site!.podMetadata, { name: 'p', annotations: { a: 'b' } }, "a Pod's own metadata");

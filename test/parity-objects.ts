@@ -10,6 +10,8 @@ interface Scenario {
   initContainers?: Json[];
   /** Annotations of the pod template (or the Pod). */
   annotations?: Record<string, string>;
+  /** The pod's restartPolicy, where the scenario sets one (a Job's and a CronJob's is OnFailure). */
+  restartPolicy?: 'Always' | 'OnFailure' | 'Never';
 }
 
 const image = 'registry.example.com/app:1.0';
@@ -124,6 +126,19 @@ export const SCENARIOS: readonly Scenario[] = [
       }),
     ],
   },
+  // Per-container restart policies (ContainerRestartRules, beta and on since 1.35).
+  {
+    name: 'server-in-run-once-pod',
+    restartPolicy: 'Never',
+    containers: [container('web', { restartPolicy: 'Always', livenessProbe: http('/healthz'), readinessProbe: http('/healthz') })],
+  },
+  {
+    name: 'task-in-serving-pod',
+    containers: [
+      container('web', { livenessProbe: http('/live'), readinessProbe: http('/ready') }),
+      container('task', { restartPolicy: 'Never', ports: [{ containerPort: 9000 }], livenessProbe: tcp(9000), readinessProbe: tcp(9000) }),
+    ],
+  },
 ];
 
 interface Kind {
@@ -174,7 +189,7 @@ export function writtenParityObjects(): { from: string; object: Json }[] {
     for (const scenario of SCENARIOS) {
       const name = `${kind.kind.toLowerCase()}-${scenario.name}`;
       const spec: Json = {
-        ...(kind.completes ? { restartPolicy: 'OnFailure' } : {}),
+        ...(kind.completes ? { restartPolicy: 'OnFailure' } : scenario.restartPolicy !== undefined ? { restartPolicy: scenario.restartPolicy } : {}),
         ...(scenario.initContainers ? { initContainers: scenario.initContainers } : {}),
         containers: scenario.containers,
       };

@@ -28,7 +28,7 @@ interface Expectation {
   messagePart?: string;
 }
 
-const MARKER = /# expect: ([a-z-]+)\/([A-Za-z]+) (error|warning|info)(?: "((?:[^"\\]|\\.)*)")?\s*$/;
+const MARKER = /# expect: ([a-z-]+)\/([A-Za-z0-9]+) (error|warning|info)(?: "((?:[^"\\]|\\.)*)")?\s*$/;
 
 function expectationsOf(text: string): Expectation[] {
   const expectations: Expectation[] = [];

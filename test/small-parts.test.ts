@@ -408,7 +408,7 @@ describe('what the API server cannot decode', () => {
     );
     assert.deepEqual(issues({ livenessProbe: { periodSeconds: 2 ** 31 - 1, failureThreshold: 1.5, terminationGracePeriodSeconds: 2 ** 64 } }), [
       'livenessProbe.failureThreshold /c/livenessProbe/failureThreshold: a whole number from -2147483648 to 2147483647 (int32); got 1.5',
-      'livenessProbe.terminationGracePeriodSeconds /c/livenessProbe/terminationGracePeriodSeconds: a whole number (int64); got 18446744073709552000',
+      'livenessProbe.terminationGracePeriodSeconds /c/livenessProbe/terminationGracePeriodSeconds: a whole number (int64); got above 9223372036854775807, past int64',
     ]);
     assert.deepEqual(issues({ ports: { name: 'http' }, env: [{ name: 'A', value: 1 }, null], readinessProbe: 'tcp' }), [
       'ports /c/ports: a list; got a mapping',
@@ -440,7 +440,10 @@ describe('what the API server cannot decode', () => {
       'null',
     ]);
     assert.deepEqual([2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 1.5, '1'].map(isInt32), [true, true, false, false, false, false]);
-    assert.deepEqual([2 ** 63, -(2 ** 63), 2 ** 64, 1.5].map(isInt64), [true, true, false, false]);
+    // int64's bounds are not doubles: the YAML reader keeps each literal on its side of them (below), so 2^63 itself is past the top.
+    assert.deepEqual([2 ** 63, -(2 ** 63), 2 ** 63 - 1024, 2 ** 64, 1.5].map(isInt64), [false, true, true, false, false]);
+    assert.equal(describeValue(2 ** 64), 'above 9223372036854775807, past int64');
+    assert.equal(describeValue(-(2 ** 64)), 'below -9223372036854775808, past int64');
   });
 });
 

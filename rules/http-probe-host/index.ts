@@ -35,10 +35,13 @@ export default defineRule({
         const loopback = isLoopback(host);
         // With hostNetwork the pod shares the node's network: the node's loopback is the pod's.
         if (hostNetwork && loopback) continue;
-        const advice =
+        // Pod Security Admission's baseline level forbids any probe host from policy version v1.34
+        // (pod-security-admission policy/check_hostProbesAndhostLifecycle.go).
+        const advice = `${
           handler === 'httpGet'
             ? 'Remove host (it defaults to the pod IP); to send a virtual host name, add an httpHeaders entry named Host.'
-            : 'Remove host: it defaults to the pod IP.';
+            : 'Remove host: it defaults to the pod IP.'
+        } Namespaces that enforce Pod Security's baseline or restricted level at v1.34 or later refuse the Pod outright.`;
         const messageId = loopback ? 'loopback' : isIP(unbracket(host)) !== 0 ? 'address' : 'name';
         report({ messageId, data: { field: probe.field, handler, host, advice }, pointer: joinPointer(probe.pointer, handler, 'host') });
       }

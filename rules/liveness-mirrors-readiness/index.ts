@@ -36,8 +36,8 @@ export default defineRule({
     timing: true,
     fix: 'suggestion',
     policy: {
-      over: 'probed',
-      problems: (message) => `(size(variables.longRunning) > 0 ? (${mirrorProblems(message, 'c.livenessProbe', 'c.readinessProbe')}) : [])`,
+      over: 'longRunningProbed',
+      problems: (message) => mirrorProblems(message, 'c.livenessProbe', 'c.readinessProbe'),
       limits: "The CEL compares exec commands as written; the engine also expands $(VAR) from the container's env first, as the kubelet does.",
     },
     messages: {
@@ -45,13 +45,13 @@ export default defineRule({
         short: "liveness runs readiness's {handler} check and acts no later ({liveness} vs {readiness} s); raise its failureThreshold to {threshold}",
         long:
           'livenessProbe runs the same {handler} check as readinessProbe and acts no later {when} (liveness {livenessText}, readiness {readinessText}): ' +
-          'when the app is slow or failing under load, it is {restarted} {livenessWindow} after it starts failing while it leaves the Service ' +
+          'when the app is slow or failing under load, it is restarted {livenessWindow} after it starts failing while it leaves the Service ' +
           'after {readinessWindow} (the probes run on timers of their own, so either may act first), and restarts cascade across replicas. ' +
           'Make liveness check only that the process is alive, or raise its failureThreshold to {threshold} or more.',
       },
     },
   },
-  checkContainer({ container, timedProbe, spec, report }) {
+  checkContainer({ timedProbe, spec, report }) {
     const liveness = timedProbe('liveness');
     const readiness = timedProbe('readiness');
     if (liveness === undefined || readiness === undefined) return;
@@ -79,7 +79,6 @@ export default defineRule({
         // The windows of a check that fails at once where that case applies: what a real kubelet showed (kubelet-measured.md).
         livenessWindow: windowText(actWindow(liveness, modes.includes('fast') ? 'fast' : shown)),
         readinessWindow: windowText(actWindow(readiness, modes.includes('fast') ? 'fast' : shown)),
-        restarted: container.restartPolicy === 'Never' ? 'killed (restartPolicy Never: not restarted)' : 'restarted',
         threshold,
       },
       pointer: liveness.pointer,

@@ -16,13 +16,29 @@ import {
 } from '../../src/rule-api.js';
 
 type MessageId =
-  'undecodable' | 'negative' | 'gracePeriod' | 'emptyCommand' | 'portMissing' | 'portNumber' | 'portName' | 'scheme' | 'headerName' | 'grpcPort' | 'ephemeral';
+  | 'undecodable'
+  | 'negative'
+  | 'gracePeriod'
+  | 'emptyCommand'
+  | 'emptyProgram'
+  | 'portMissing'
+  | 'portNumber'
+  | 'portName'
+  | 'scheme'
+  | 'headerName'
+  | 'protocol'
+  | 'http2Scheme'
+  | 'http2Host'
+  | 'grpcPort'
+  | 'grpcMode'
+  | 'ephemeral';
 
 export default defineRule<Record<string, never>, MessageId>({
   meta: {
     id: 'probe-field-invalid',
     severity: 'error',
-    summary: 'a probe value the API server cannot decode or rejects: wrong types, negative numbers, bad ports, scheme, header names, empty exec command',
+    summary:
+      'a probe value the API server cannot decode or rejects (wrong types, negative numbers, bad ports, scheme, header names, gated fields), or an exec command with no program',
     remediation: 'Change the value to what the field accepts; the message names the field and the accepted values.',
     scope: { roles: ['container', 'sidecar', 'ephemeral'] },
     readsUndecodable: true,
@@ -49,6 +65,13 @@ export default defineRule<Record<string, never>, MessageId>({
         short: '{field}.exec.command is empty and is rejected; give the command as a list',
         long: '{field}.exec.command is empty; the API server requires a command ("Required value"). Give the command and its arguments as a list.',
       },
+      emptyProgram: {
+        short: '{field}.exec.command[0] is empty: no program runs, every check errors and counts for nothing',
+        long:
+          '{field}.exec.command[0] is "": the API server accepts it, but the container runtime finds no program to run, so every check errors ' +
+          '("probe errored") and the kubelet throws the result away: a readiness probe never passes, a liveness or startup probe never acts. ' +
+          'Give the program to run as the first item.',
+      },
       portMissing: {
         short: '{field}.{handler}.port is missing and is rejected; set a port number or name',
         long: '{field}.{handler}.port is missing; the API server rejects port 0 ("must be between 1 and 65535, inclusive"). Set the port number or a declared port name.',
@@ -71,9 +94,27 @@ export default defineRule<Record<string, never>, MessageId>({
         short: "{field}.httpGet.httpHeaders[{index}].name {value} is invalid; use letters, digits, '-'",
         long: "{field}.httpGet.httpHeaders[{index}].name is {value}; the API server accepts only letters, digits and '-' in a header name.",
       },
+      protocol: {
+        short: '{field}.httpGet.protocol is {value}; only "HTTP1" or "HTTP2" are accepted',
+        long: '{field}.httpGet.protocol is {value}; where its gate (H2CContainerProbe) is on, the API server accepts exactly "HTTP1" or "HTTP2" and rejects the rest (where it is off, it drops the field).',
+      },
+      http2Scheme: {
+        short: '{field}.httpGet.protocol HTTP2 is only accepted with scheme HTTP (h2c); remove protocol or use HTTP',
+        long:
+          '{field}.httpGet.protocol is HTTP2 with scheme HTTPS; where its gate (H2CContainerProbe) is on, the API server rejects it ("is only ' +
+          'supported with HTTP (H2C)"): the probe speaks HTTP/2 only in cleartext. Use scheme HTTP, or leave protocol out for HTTPS.',
+      },
+      http2Host: {
+        short: '{field}.httpGet.host must be empty with protocol HTTP2; remove host',
+        long: '{field}.httpGet.host is set with protocol HTTP2; where its gate (H2CContainerProbe) is on, the API server rejects it ("must be empty when `protocol` is "HTTP2""). Remove host.',
+      },
       grpcPort: {
         short: '{field}.grpc.port is {value}; a port must be 1 to 65535',
         long: '{field}.grpc.port is {value}; a gRPC probe needs its port number, and the API server rejects {value} ("must be between 1 and 65535, inclusive"). Set the port number.',
+      },
+      grpcMode: {
+        short: '{field}.grpc.mode is {value}; only "Plaintext" or "TLS" are accepted',
+        long: '{field}.grpc.mode is {value}; where its gate (GRPCContainerProbeTLS) is on, the API server accepts exactly "Plaintext" or "TLS" and rejects the rest (where it is off, it drops the field).',
       },
       ephemeral: {
         short: '{field} on an ephemeral container is rejected; remove it',
@@ -122,6 +163,10 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
   const exec = probe.raw.exec;
   if (exec !== undefined && exec !== null && (!Array.isArray(exec.command) || exec.command.length === 0)) {
     report({ messageId: 'emptyCommand', data: { field }, pointer: at('exec', 'command') });
+  } else if (exec?.command?.[0] === '') {
+    // Accepted by validation (only an empty list is refused); runc then has no program to start, the
+    // CRI call errors, and the kubelet throws an errored result away (prober.go probe, worker.go doProbe).
+    report({ messageId: 'emptyProgram', data: { field }, pointer: at('exec', 'command', 0) });
   }
 
   const knative = site.platform === 'knative';
@@ -167,6 +212,22 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
       }
     });
   }
+
+  // Gated fields (k8s.io/api v0.37, newer than the types this is built on): validated as the API server
+  // validates them where the gate is on (validateHTTPGetAction, validateGRPCAction); probe-alpha-field says they need it.
+  const gated = probe.raw as { httpGet?: { protocol?: unknown; scheme?: unknown; host?: unknown } | null; grpc?: { mode?: unknown } | null };
+  const protocol = gated.httpGet?.protocol;
+  if (typeof protocol === 'string') {
+    if (protocol !== 'HTTP1' && protocol !== 'HTTP2')
+      report({ messageId: 'protocol', data: { field, value: JSON.stringify(protocol) }, pointer: at('httpGet', 'protocol') });
+    else if (protocol === 'HTTP2' && gated.httpGet?.scheme === 'HTTPS')
+      report({ messageId: 'http2Scheme', data: { field }, pointer: at('httpGet', 'protocol') });
+    else if (protocol === 'HTTP2' && typeof gated.httpGet?.host === 'string' && gated.httpGet.host !== '')
+      report({ messageId: 'http2Host', data: { field }, pointer: at('httpGet', 'host') });
+  }
+  const mode = gated.grpc?.mode;
+  if (typeof mode === 'string' && mode !== 'Plaintext' && mode !== 'TLS')
+    report({ messageId: 'grpcMode', data: { field, value: JSON.stringify(mode) }, pointer: at('grpc', 'mode') });
 
   const grpc = probe.raw.grpc;
   // A missing or null gRPC port is port 0, which validateGRPCAction rejects; a named one is grpc-named-port's.

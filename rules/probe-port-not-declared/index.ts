@@ -103,6 +103,8 @@ export default defineRule({
         }
         if (declared.includes(port)) {
           const named = ports.find((candidate) => candidate.name === port) as DeclaredPort;
+          // A port without a number is rejected by the API server (containerPort is required); the schema check says so.
+          if (typeof named.containerPort !== 'number') continue;
           // A TCP port is its own twin; a UDP or SCTP port needs a TCP port of the same number.
           const tcpTwin = ports.some((candidate) => isTcp(candidate) && candidate.containerPort === named.containerPort);
           if (!tcpTwin) {

@@ -158,7 +158,7 @@ export class Engine {
     cluster: ClusterFacts,
     result: LintResult,
   ): void {
-    const rules = this.containerRules[container.role][site.longRunning ? 'longRunning' : 'any'];
+    const rules = this.containerRules[container.role][container.longRunning ? 'longRunning' : 'any'];
     // Stryker disable next-line ConditionalExpression: a shortcut; with no rules the probes are read for nothing.
     if (rules.length === 0) return;
     const probes = effectiveProbes(container);

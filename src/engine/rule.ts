@@ -43,7 +43,7 @@ export interface RuleOptions<Options> {
 /** Which containers a rule looks at. */
 export interface RuleScope {
   roles: readonly ContainerRole[];
-  /** Only pods that run until stopped (not Jobs, CronJobs, or restartPolicy Never/OnFailure). */
+  /** Only containers that run until stopped (ContainerSite.longRunning: not in Jobs or CronJobs, restart policy Always). */
   longRunningOnly?: true;
 }
 
@@ -74,7 +74,8 @@ export type CelMessages<MessageId extends string> = (id: MessageId, data?: Reado
  * to say. It runs for each container `c` of `over`, or once for the object.
  */
 export interface RulePolicyCheck<MessageId extends string = string> {
-  over: 'probed' | 'longRunning' | 'object';
+  /** Each probed container (sidecars too), each long-running regular container, each long-running one of either, or the object once. */
+  over: 'probed' | 'longRunning' | 'longRunningProbed' | 'object';
   problems: (message: CelMessages<MessageId>) => string;
   /** The severity of what `problems` reports, when that is not the rule's default (it reports only its warning case). */
   severity?: Severity;

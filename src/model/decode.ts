@@ -150,8 +150,9 @@ export function isInt32(value: unknown): value is number {
   return isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
 }
 
+/** A number the API server decodes into an int64 field. The YAML reader keeps every literal's side of the bounds (yaml11-schema.ts). */
 export function isInt64(value: unknown): value is number {
-  return isInteger(value) && Math.abs(value) <= 2 ** 63;
+  return isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63;
 }
 
 /** A JSON number without a fraction. (kubectl sends a YAML 10.0 as 10, so it is whole too.) */
@@ -180,6 +181,9 @@ export function describeValue(value: unknown): string {
     if (Number.isNaN(value)) return '.nan (not a number, which JSON cannot carry)';
     // Stryker disable next-line EqualityOperator: an infinity is never 0.
     if (!Number.isFinite(value)) return `${value > 0 ? '' : '-'}.inf (infinity, which JSON cannot carry)`;
+    // Past int64 the digits written are not kept exactly (a double); what matters is the side of the bound.
+    if (Number.isInteger(value) && !isInt64(value))
+      return `${value > 0 ? 'above' : 'below'} ${value > 0 ? '9223372036854775807' : '-9223372036854775808'}, past int64`;
     return String(value);
   }
   if (typeof value === 'boolean') return `${value} (a boolean: YAML 1.1, which kubectl reads, makes unquoted yes/no/on/off/y/n booleans)`;

@@ -26,8 +26,18 @@ export interface ContainerSite {
   container: Container;
   /** Pointer to the container inside the document. */
   pointer: string;
-  /** What happens to the container after the kubelet kills it: the container's own policy, else the pod's. */
+  /**
+   * What happens to the container after the kubelet kills it: the container's own policy, else the
+   * pod's (ContainerRestartRules, beta and on since 1.35; a probe failure restarts it unless the
+   * policy is Never: kuberuntime_manager.go computePodActions).
+   */
   restartPolicy: RestartPolicy;
+  /**
+   * It runs until stopped: a regular container whose policy (its own, else the pod's) is Always, in
+   * a kind that does not run to completion; a sidecar when a regular container of its pod does. The
+   * rules about serving traffic and cascading restarts judge only these.
+   */
+  longRunning: boolean;
   /** Values in this container (probes included) that the API server could not decode. */
   decodeIssues: DecodeIssue[];
   /** The operator that gives this container a livenessProbe and a readinessProbe when it has none (KubeRay's Ray container). */
@@ -43,7 +53,7 @@ export interface PodSite {
   /** The pod's (or pod template's) metadata: labels for Service selection, annotations for suppression. */
   podMetadata: ObjectMeta | undefined;
   containers: ContainerSite[];
-  /** False for Jobs, CronJobs and pods that run to completion: they need no readiness or liveness. */
+  /** Whether any of its containers runs until stopped (see ContainerSite.longRunning). */
   longRunning: boolean;
   platform: Platform;
   /** Values of the pod spec and metadata (containers aside) that the API server could not decode. */
@@ -159,6 +169,11 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
   const runsToCompletion = RUN_TO_COMPLETION_KINDS.has(resource.object.kind);
   const podRestartPolicy = restartPolicyOf(spec.restartPolicy) ?? (runsToCompletion ? 'OnFailure' : 'Always');
   const containers = containerSites(spec, pointer, podRestartPolicy, resource.parameterized === true);
+  // A regular container runs until stopped when its own policy (or the pod's) restarts it whatever
+  // its exit; a sidecar lives as long as such a container does. Jobs and CronJobs run to completion.
+  for (const container of containers) container.longRunning = !runsToCompletion && container.role === 'container' && container.restartPolicy === 'Always';
+  const anyLongRunning = containers.some((container) => container.longRunning);
+  for (const container of containers) if (container.role === 'sidecar') container.longRunning = anyLongRunning;
   const ray = rayContainer(resource, pointer, containers);
   if (ray !== undefined) ray.probesAddedBy = 'KubeRay';
   return {
@@ -167,7 +182,7 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
     pointer,
     podMetadata: isObject(metadata) ? metadata : undefined,
     containers,
-    longRunning: !runsToCompletion && podRestartPolicy === 'Always',
+    longRunning: anyLongRunning,
     platform: groupOf(resource.object.apiVersion) === KNATIVE_SERVING_GROUP ? 'knative' : 'kubernetes',
     decodeIssues: relevantPodIssues(decodeIssues(spec, POD_SPEC_TYPE, pointer, 'spec'), containers),
   };
@@ -253,6 +268,7 @@ function containerSites(spec: PodSpec, pointer: string, podRestartPolicy: Restar
         // (ContainerRestartRules); an init container's policy is the pod's.
         restartPolicy: role === 'sidecar' ? 'Always' : ((role === 'container' ? restartPolicyOf(typed.restartPolicy) : undefined) ?? podRestartPolicy),
         decodeIssues: relevantContainerIssues(decodeIssues(container, CONTAINER_TYPE, containerPointer, ''), container, containerPointer, parameterized),
+        longRunning: false,
       });
     });
   };

@@ -4,7 +4,8 @@ import { effectiveProbe, type EffectiveProbe, type ProbeType } from './effective
 import type { ContainerSite } from './pod-site.js';
 import { actWindow, readyWindow, type FailureMode, type TimingWindow } from './timing.js';
 
-export type TimelineAction = 'restart' | 'unready' | 'ready' | 'startup-restart';
+/** `kill` and `startup-kill`: the container's restart policy is Never, so it is killed and not restarted. */
+export type TimelineAction = 'restart' | 'kill' | 'unready' | 'ready' | 'startup-restart' | 'startup-kill';
 export type TimelineCase = 'fails-fast' | 'hangs' | 'recovers';
 
 export interface TimelineWindow extends TimingWindow {
@@ -35,12 +36,15 @@ export function timelineOf(container: ContainerSite): TimelineWindow[] {
     // Valid numbers are positive: 0 is the default, and negative ones are invalid.
     return found?.numbersValid ? found : undefined;
   };
+  // A probe failure restarts the container unless its policy (its own, else the pod's) is Never
+  // (kuberuntime_manager.go computePodActions; ContainerRestartRules since 1.35).
+  const restarted = container.restartPolicy !== 'Never';
   const startup = probe('startup');
   if (startup !== undefined) {
     for (const [mode, name] of CASES)
       windows.push({
         probe: 'startupProbe',
-        action: 'startup-restart',
+        action: restarted ? 'startup-restart' : 'startup-kill',
         case: name,
         from: 'container-start',
         ...actWindow(startup, mode, startup.initialDelaySeconds),
@@ -48,7 +52,8 @@ export function timelineOf(container: ContainerSite): TimelineWindow[] {
   }
   const liveness = probe('liveness');
   if (liveness !== undefined) {
-    for (const [mode, name] of CASES) windows.push({ probe: 'livenessProbe', action: 'restart', case: name, from: 'failure', ...actWindow(liveness, mode) });
+    for (const [mode, name] of CASES)
+      windows.push({ probe: 'livenessProbe', action: restarted ? 'restart' : 'kill', case: name, from: 'failure', ...actWindow(liveness, mode) });
   }
   const readiness = probe('readiness');
   if (readiness !== undefined) {

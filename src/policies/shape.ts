@@ -108,10 +108,18 @@ export function sharedVariables(knownRules: readonly string[]): { name: string; 
       name: 'allContainers',
       expression: `${spec}.containers + (has(${spec}.initContainers) ? ${spec}.initContainers : []) + (has(${spec}.ephemeralContainers) ? ${spec}.ephemeralContainers : [])`,
     },
-    // Jobs and CronJobs run to completion; so do pods whose restartPolicy is not Always.
+    // The regular containers that run until stopped: their own restartPolicy (ContainerRestartRules),
+    // else the pod's, is Always, outside Jobs and CronJobs (which run to completion).
     {
       name: 'longRunning',
-      expression: `!(object.kind in ['Job', 'CronJob']) && (!has(${spec}.restartPolicy) || ${spec}.restartPolicy == 'Always') ? ${spec}.containers : []`,
+      expression:
+        `!(object.kind in ['Job', 'CronJob']) ? ${spec}.containers.filter(c, has(c.restartPolicy) ? c.restartPolicy == 'Always' : ` +
+        `(!has(${spec}.restartPolicy) || ${spec}.restartPolicy == 'Always')) : []`,
+    },
+    // And the sidecars, which live as long as such a container does.
+    {
+      name: 'longRunningProbed',
+      expression: `size(variables.longRunning) > 0 && has(${spec}.initContainers) ? variables.longRunning + ${spec}.initContainers.filter(c, has(c.restartPolicy) && c.restartPolicy == 'Always') : variables.longRunning`,
     },
     // On UPDATE, an object whose pod spec did not change is never reported again (a scaled legacy Deployment).
     { name: 'changed', expression: `request.operation == 'CREATE' || oldObject == null || ${podPart('oldObject', 'spec')} != ${spec}` },

@@ -100,7 +100,7 @@ function infoVariable(id: string): string {
 function found(id: string, problemsCel: string, over: RulePolicyCheck['over'], denying: boolean): string {
   const problems = `(${problemsCel})`;
   if (over === 'object') return `${suppressed(id, undefined, denying)} ? [] : ${problems}`;
-  const containers = over === 'probed' ? 'variables.probed' : 'variables.longRunning';
+  const containers = over === 'probed' ? 'variables.probed' : over === 'longRunning' ? 'variables.longRunning' : 'variables.longRunningProbed';
   const text = bind('ps', problems, `(size(ps) > 0 ? 'container "' + c.name + '": ' + ps.join('; ') : '')`);
   return `${containers}.filter(c, !${suppressed(id, 'c', denying)}).map(c, ${text}).filter(t, t != '')`;
 }

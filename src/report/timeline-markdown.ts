@@ -51,7 +51,7 @@ export function containerTimelineMarkdown(timeline: ContainerTimeline, level: nu
     for (const window of windows) {
       task++;
       const when = window.case === 'fails-fast' ? 'fails at once' : window.case === 'hangs' ? 'hangs' : 'recovers';
-      const what = window.action === 'ready' ? 'ready again' : window.action === 'unready' ? 'unready' : 'restart';
+      const what = window.action === 'ready' ? 'ready again' : window.action === 'unready' ? 'unready' : window.action.endsWith('kill') ? 'kill' : 'restart';
       // An id first: with two values Mermaid reads the first as an id, not the start.
       lines.push(`  ${what} - ${when} ${windowText(window)} : w${task}, ${clock(window.fromSeconds)}, ${clock(window.toSeconds)}`);
     }

@@ -28,6 +28,8 @@ const ACTION: Record<TimelineWindow['action'], string> = {
   unready: 'out of its Services',
   ready: 'back in its Services',
   'startup-restart': 'given up, restarted',
+  kill: 'killed, not restarted',
+  'startup-kill': 'given up, killed',
 };
 
 /** The x of `seconds` on a block's axis; exported for the browser test, which checks the picture against it. */
@@ -54,7 +56,7 @@ text { fill: var(--fg); font-family: -apple-system, "Segoe UI", Helvetica, Arial
 .probe { font-weight: 600; }
 .muted, .tick { fill: var(--muted); }
 .grid { stroke: var(--grid); stroke-width: 1; }
-.restart, .startup-restart { fill: var(--restart); }
+.restart, .startup-restart, .kill, .startup-kill { fill: var(--restart); }
 .unready { fill: var(--unready); }
 .ready { fill: var(--ready); }
 .hangs { fill-opacity: 0.6; }

@@ -4,9 +4,11 @@ import { windowText } from '../model/timing.js';
 
 export const TIMELINE_ACTION: Record<TimelineWindow['action'], string> = {
   restart: 'restarts the container',
+  kill: 'kills the container (restartPolicy Never: not restarted)',
   unready: 'takes the pod out of its Services',
   ready: 'puts the pod back in its Services',
   'startup-restart': 'gives up and restarts the container',
+  'startup-kill': 'gives up and kills the container (restartPolicy Never: not restarted)',
 };
 
 export const TIMELINE_CASE: Record<TimelineWindow['case'], string> = {

@@ -2,6 +2,7 @@ import jsYaml from 'js-yaml';
 import { parsePointer } from '../model/pointer.js';
 import type { Position } from '../model/position.js';
 import { LineIndex } from './line-index.js';
+import { flowQuestionMark } from './go-yaml-strictness.js';
 import { KUBECTL_SCHEMA } from './yaml11-schema.js';
 import { PositionRecorder } from './yaml-positions.js';
 
@@ -49,6 +50,18 @@ export class SourceFile {
   }
 
   private parse(): void {
+    this.parseAsJsYaml();
+    if (this.error !== undefined) return;
+    // What go-yaml refuses that js-yaml reads (go-yaml-strictness.ts): the documents before it are kept, as for any syntax error.
+    const strictness = flowQuestionMark(this.text);
+    if (strictness === undefined) return;
+    const position = this.positionAt(strictness.offset);
+    this.error = { file: this.file, line: position.line, column: position.column, reason: strictness.reason };
+    const kept = this.documents.filter((document) => (this.recorder.root(document.index)?.offset ?? 0) < strictness.offset);
+    this.documents.length = Math.max(0, kept.length - 1);
+  }
+
+  private parseAsJsYaml(): void {
     // A stream of JSON objects one after another (`kubectl get -o json` per object, concatenated) is
     // read as kubectl's YAMLOrJSONDecoder reads it: each value in turn. As YAML it is one broken document.
     const jsonValues = jsonStreamStarts(this.text);

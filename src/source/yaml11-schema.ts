@@ -81,7 +81,37 @@ function goInteger(plain: string): number {
   else if (/^0[bB]/.test(digits)) value = parseInt(digits.slice(2), 2);
   else if (digits.length > 1 && digits.startsWith('0')) value = parseInt(digits, 8);
   else value = Number(digits);
-  return negative ? -value : value;
+  const signed = negative ? -value : value;
+  return Math.abs(signed) < 2 ** 53 ? signed : int64Faithful(exactInteger(digits, negative), signed);
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
+/** The doubles next to ±2^63: int64's bounds are not doubles, and the nearest double of a value just inside is the bound itself. */
+const BELOW_2_63 = 9223372036854774784;
+const ABOVE_2_63 = 9223372036854777856;
+
+/** The integer a Go literal writes, exactly (hex, octal, binary or decimal digits, the sign apart). */
+function exactInteger(digits: string, negative: boolean): bigint {
+  const magnitude = /^0[xXoObB]/.test(digits)
+    ? BigInt(digits.toLowerCase())
+    : digits.length > 1 && digits.startsWith('0')
+      ? BigInt(`0o${digits.slice(1)}`)
+      : BigInt(digits);
+  return negative ? -magnitude : magnitude;
+}
+
+/**
+ * A double that says on which side of int64's bounds the exact integer lies: the API server refuses
+ * 9223372036854775808 in an int64 field and takes 9223372036854775807, but both are the same double
+ * (2^63). Inside the bounds a value is kept strictly inside (±2^63 become the doubles next to them);
+ * outside, strictly outside. (isInt64 checks the double against ±2^63.)
+ */
+function int64Faithful(exact: bigint, nearest: number): number {
+  if (exact > INT64_MAX) return nearest > 2 ** 63 ? nearest : ABOVE_2_63;
+  if (exact < INT64_MIN) return nearest < -(2 ** 63) ? nearest : -ABOVE_2_63;
+  if (exact === INT64_MIN) return nearest;
+  return nearest >= 2 ** 63 ? BELOW_2_63 : nearest <= -(2 ** 63) ? -BELOW_2_63 : nearest;
 }
 
 /** Go's time.Time JSON (RFC 3339, fraction without trailing zeros) for a YAML 1.1 timestamp, or undefined. */

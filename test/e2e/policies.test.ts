@@ -62,9 +62,10 @@ async function create(
   const warning = reply.headers.warning;
   const warnings = typeof warning === 'string' ? warning : Array.isArray(warning) ? warning.join(', ') : '';
   const rules = [...new Set([...warnings.matchAll(/\[([a-z][a-z-]+)\]/g)].map((match) => match[1]!))].sort();
-  // Each policy's message, as its warning carries it (the API server writes one warning header per policy).
-  const policyMessages = warningTexts(warnings).map(
-    (text) => /^Validation failed for ValidatingAdmissionPolicy '[^']+' with binding '[^']+': ([\s\S]*)$/.exec(text)?.[1] ?? text,
+  // Each policy's message, as its warning carries it (the API server writes one warning header per policy;
+  // its own warnings, a duplicate port or an unknown field, are not the policies').
+  const policyMessages = warningTexts(warnings).flatMap(
+    (text) => /^Validation failed for ValidatingAdmissionPolicy '[^']+' with binding '[^']+': ([\s\S]*)$/.exec(text)?.[1] ?? [],
   );
   return {
     status: reply.status,
@@ -77,7 +78,8 @@ async function create(
 
 /** The texts of warning headers, `299 - "text"` each (RFC 7234 §5.5: quotes and backslashes escaped), however Node joined them. */
 function warningTexts(headers: string): string[] {
-  return [...headers.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!.replace(/\\(.)/g, '$1'));
+  // The API server writes the text's UTF-8 bytes; Node reads header bytes as Latin-1.
+  return [...headers.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((match) => Buffer.from(match[1]!.replace(/\\(.)/g, '$1'), 'latin1').toString('utf8'));
 }
 
 // The API server's audit log, to see what the policies record there (Metadata level keeps annotations).

@@ -31,10 +31,10 @@ ${probe
 `;
 }
 
-async function dryRun(manifest: string, file = 'manifest.yaml'): Promise<{ accepted: boolean; stored: any; stderr: string }> {
+/** The API server's decision on a manifest; `text` is the object as it would be stored, unparsed (JSON numbers past 2^53 lose digits in JavaScript). */
+async function dryRun(manifest: string): Promise<{ accepted: boolean; stored: any; text: string; stderr: string }> {
   const run = await cluster.kubectl(['create', '--dry-run=server', '-o', 'json', '-f', '-'], { input: manifest });
-  void file;
-  return { accepted: run.code === 0, stored: run.code === 0 ? JSON.parse(run.stdout) : undefined, stderr: run.stderr };
+  return { accepted: run.code === 0, stored: run.code === 0 ? JSON.parse(run.stdout) : undefined, text: run.stdout, stderr: run.stderr };
 }
 
 function lint(manifest: string): { rule: string; messageId: string }[] {
@@ -120,4 +120,136 @@ describe('a key written twice', () => {
     assert.equal(strict.status, 400);
     assert.match(strict.json.message, /strict decoding error: duplicate field "spec\.containers\[0\]\.livenessProbe\.periodSeconds"/);
   });
+});
+
+describe('Kubernetes 1.35–1.37, as the API server decides it', () => {
+  it('reads int64 literals exactly: 2^63−1 is taken, 2^63 is refused, and probe-lint says the same', async () => {
+    const largest = pod('int64-max', 'tcpSocket: {port: 80}\nterminationGracePeriodSeconds: 9223372036854775807');
+    const accepted = await dryRun(largest);
+    assert.equal(accepted.accepted, true, accepted.stderr);
+    assert.match(accepted.text, /"terminationGracePeriodSeconds": 9223372036854775807\b/, 'stored exactly');
+    assert.deepEqual(
+      lint(largest).filter((finding) => finding.rule === 'probe-field-invalid'),
+      [],
+    );
+    for (const literal of ['9223372036854775808', '-9223372036854775809', '0x8000000000000000']) {
+      const past = pod('int64-past', `tcpSocket: {port: 80}\nterminationGracePeriodSeconds: ${literal}`);
+      const refused = await dryRun(past);
+      assert.equal(refused.accepted, false, literal);
+      assert.match(refused.stderr, /cannot unmarshal number|json: cannot unmarshal/, literal);
+      assert.ok(
+        lint(past).some((finding) => finding.rule === 'probe-field-invalid' && finding.messageId === 'undecodable'),
+        literal,
+      );
+    }
+  });
+
+  it('refuses, as kubectl does, a plain scalar holding "?" in a flow mapping, at its line', async () => {
+    const manifest = pod('question', 'httpGet: {path: /x?local=true, port: http}');
+    const kubectl = await dryRun(manifest);
+    assert.equal(kubectl.accepted, false);
+    assert.match(kubectl.stderr, /did not find expected ',' or '}'/);
+    const run = runCli(['-', '--format', 'json'], { input: manifest });
+    assert.equal(run.code, 2);
+    const [error] = JSON.parse(run.stdout).inputErrors;
+    assert.equal(error.line, manifest.split('\n').findIndex((line) => line.includes('/x?local')) + 1);
+    assert.match(error.message, /did not find expected ',' or '}'/);
+    // Quoted, both read it.
+    const quoted = pod('question', 'httpGet: {path: "/x?local=true", port: 80}');
+    assert.equal((await dryRun(quoted)).accepted, true);
+    assert.equal(runCli(['-', '--format', 'json', '--fail-on', 'never'], { input: quoted }).code, 0);
+  });
+
+  it('accepts exec.command [""], which never runs a program: probe-lint flags it', async () => {
+    const manifest = pod('empty-program', 'exec:\n  command: [""]');
+    const result = await dryRun(manifest);
+    assert.equal(result.accepted, true, result.stderr);
+    assert.ok(lint(manifest).some((finding) => finding.rule === 'probe-field-invalid' && finding.messageId === 'emptyProgram'));
+  });
+
+  it('takes a container restartPolicy in a regular container (ContainerRestartRules, on since 1.35), and probe-lint judges that container by it', async () => {
+    const manifest = `apiVersion: v1
+kind: Pod
+metadata: {name: per-container, namespace: default}
+spec:
+  restartPolicy: Never
+  containers:
+    - name: server
+      image: registry.example.com/app:1
+      restartPolicy: Always
+      livenessProbe: {httpGet: {path: /healthz, port: 8080}}
+      readinessProbe: {httpGet: {path: /healthz, port: 8080}}
+    - name: task
+      image: registry.example.com/task:1
+      restartPolicy: Never
+`;
+    const result = await dryRun(manifest);
+    assert.equal(result.accepted, true, result.stderr);
+    assert.deepEqual(
+      result.stored.spec.containers.map((container: any) => container.restartPolicy),
+      ['Always', 'Never'],
+    );
+    const findings = lint(manifest) as { rule: string; container?: string }[];
+    assert.ok(findings.some((finding) => finding.rule === 'liveness-mirrors-readiness' && finding.container === 'server'));
+    assert.deepEqual(
+      findings.filter((finding) => finding.container === 'task').map((finding) => finding.rule),
+      [],
+      'a container that runs once needs no probes',
+    );
+    const timeline = JSON.parse(runCli(['timeline', '-', '--format', 'json'], { input: manifest }).stdout).containers;
+    assert.ok(timeline[0].windows.some((window: any) => window.action === 'restart'));
+  });
+});
+
+describe('alpha probe fields of 1.37, with their gates off and on', () => {
+  let gated: Cluster;
+  before(async () => {
+    gated = await startCluster({ apiServerArgs: ['--feature-gates=H2CContainerProbe=true,GRPCContainerProbeTLS=true'] });
+  });
+  after(async () => gated?.stop());
+
+  const cases: { what: string; probe: string; refusedWithGates: RegExp | undefined; field: string[] }[] = [
+    { what: 'protocol HTTP2', probe: 'httpGet: {path: /h, port: 8080, protocol: HTTP2}', refusedWithGates: undefined, field: ['httpGet', 'protocol'] },
+    {
+      what: 'protocol HTTP2 with HTTPS',
+      probe: 'httpGet: {path: /h, port: 8080, scheme: HTTPS, protocol: HTTP2}',
+      refusedWithGates: /is only supported with HTTP \(H2C\)/,
+      field: ['httpGet', 'protocol'],
+    },
+    {
+      what: 'protocol HTTP2 with a host',
+      probe: 'httpGet: {path: /h, port: 8080, host: 10.0.0.1, protocol: HTTP2}',
+      refusedWithGates: /must be empty when/,
+      field: ['httpGet', 'protocol'],
+    },
+    {
+      what: 'protocol HTTP3',
+      probe: 'httpGet: {path: /h, port: 8080, protocol: HTTP3}',
+      refusedWithGates: /Unsupported value: "HTTP3"/,
+      field: ['httpGet', 'protocol'],
+    },
+    { what: 'grpc mode TLS', probe: 'grpc: {port: 9090, mode: TLS}', refusedWithGates: undefined, field: ['grpc', 'mode'] },
+    { what: 'grpc mode tls', probe: 'grpc: {port: 9090, mode: tls}', refusedWithGates: /Unsupported value: "tls"/, field: ['grpc', 'mode'] },
+  ];
+  for (const { what, probe, refusedWithGates, field } of cases) {
+    it(`${what}: gates on, the API server ${refusedWithGates ? 'refuses it and probe-lint reports an error' : 'keeps it'}; gates off, it drops the field and probe-lint warns it is gated`, async () => {
+      const manifest = pod('gated', probe);
+      const findings = lint(manifest);
+      const errors = findings.filter((finding) => finding.rule === 'probe-field-invalid');
+      const on = await gated.kubectl(['create', '--dry-run=server', '-o', 'json', '-f', '-'], { input: manifest });
+      if (refusedWithGates !== undefined) {
+        assert.notEqual(on.code, 0);
+        assert.match(on.stderr, refusedWithGates);
+        assert.equal(errors.length, 1, JSON.stringify(findings));
+      } else {
+        assert.equal(on.code, 0, on.stderr);
+        assert.notEqual(JSON.parse(on.stdout).spec.containers[0].livenessProbe[field[0]!][field[1]!], undefined, 'kept where the gate is on');
+        assert.deepEqual(errors, []);
+        assert.ok(findings.some((finding) => finding.rule === 'probe-alpha-field'));
+      }
+      const off = await dryRun(manifest);
+      assert.equal(off.accepted, true, `the gate is off by default: the field is dropped, never refused (${off.stderr})`);
+      assert.equal(off.stored.spec.containers[0].livenessProbe[field[0]!][field[1]!], undefined, 'dropped');
+    });
+  }
 });
