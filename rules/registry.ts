@@ -5,6 +5,7 @@ export { default as grpcNamedPort } from './grpc-named-port/index.js';
 export { default as httpProbeHost } from './http-probe-host/index.js';
 export { default as ignoreAnnotationUnknownRule } from './ignore-annotation-unknown-rule/index.js';
 export { default as initContainerProbe } from './init-container-probe/index.js';
+export { default as livenessChecksDependencies } from './liveness-checks-dependencies/index.js';
 export { default as livenessMirrorsReadiness } from './liveness-mirrors-readiness/index.js';
 export { default as livenessWithoutStartupProbe } from './liveness-without-startup-probe/index.js';
 export { default as missingLivenessProbe } from './missing-liveness-probe/index.js';

@@ -1,7 +1,7 @@
 // The one module rules import: the rule contract, and the model's vocabulary for probes, timing
 // and messages. A rule reads nothing else from src/ (the dependency check in .ci/run enforces it).
 export { DEFAULT_DENSE_PODS_PER_NODE, densityOf, type ClusterFacts } from './engine/cluster-facts.js';
-export { findingEvidence, RUNTIME_POLICY, type ContainerEvidence, type ProbeField } from './engine/runtime-evidence.js';
+export { findingEvidence, podsKilledTogether, RUNTIME_POLICY, type ContainerEvidence, type ProbeField } from './engine/runtime-evidence.js';
 export {
   defineRule,
   PROBED_CONTAINERS,
@@ -22,8 +22,9 @@ export { counted, countText, failureConsequence, isDefaulted, product, quotedFro
 export { PROBE_NUMBER_FIELDS, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
 export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js';
 export { joinPointer } from './model/pointer.js';
+export { isLoopback, unbracket } from './model/loopback.js';
 export { cloneJson } from './model/json-value.js';
-export { checkIdentity, requestPath } from './model/probe-check.js';
+export { checkIdentity, execCommand, requestPath, writtenEnv } from './model/probe-check.js';
 export { actWindow, intervalSeconds, secondsToAct, secondsToActText, windowText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';
 export { bind, celString, eachProbe, effective, greatest, intOption, productText, resolvedPort, ruleOption } from './engine/cel.js';

@@ -126,6 +126,51 @@ export const SCENARIOS: readonly Scenario[] = [
       }),
     ],
   },
+  // Liveness that checks dependencies: the frameworks' default paths (in the CEL), and what only the engine reads.
+  {
+    name: 'spring-aggregate-health',
+    containers: [container('api', { livenessProbe: http('/actuator/health'), readinessProbe: http('/actuator/health/readiness') })],
+  },
+  {
+    name: 'spring-groups',
+    containers: [container('api', { livenessProbe: http('/actuator/health/liveness'), readinessProbe: http('/actuator/health') })],
+  },
+  {
+    name: 'quarkus-ready-in-startup-and-liveness',
+    containers: [
+      container('api', {
+        startupProbe: { ...http('q/health//'), failureThreshold: 30 },
+        livenessProbe: http('/q/health/ready?verbose#top', 'http'),
+        readinessProbe: http('/q/health/ready'),
+      }),
+    ],
+  },
+  {
+    name: 'micronaut-readiness',
+    containers: [container('api', { livenessProbe: http('/health/readiness'), readinessProbe: http('/health/readiness') })],
+  },
+  {
+    name: 'framework-path-moved-by-env',
+    containers: [
+      container('api', {
+        env: [
+          { name: 'SERVER_SERVLET_CONTEXT_PATH', value: '/shop' },
+          { name: 'QUARKUS_HTTP_ROOT_PATH', value: '/shop' },
+        ],
+        livenessProbe: http('/shop/actuator/health'),
+        readinessProbe: http('/q/health'),
+      }),
+    ],
+  },
+  {
+    name: 'exec-checks-database',
+    containers: [
+      container('api', {
+        livenessProbe: exec('sh', '-c', 'pg_isready -h postgres.data.svc -p 5432'),
+        readinessProbe: exec('redis-cli', '-h', 'localhost', 'ping'),
+      }),
+    ],
+  },
   // Per-container restart policies (ContainerRestartRules, beta and on since 1.35).
   {
     name: 'server-in-run-once-pod',

@@ -9,7 +9,7 @@ import { RULES } from '../rules/index.js';
 import { unknownCluster, type ClusterFacts } from '../src/engine/cluster-facts.js';
 import { generatePolicies } from '../src/policies/generate.js';
 import { celcheck, celcheckBinary, type CelcheckResult } from './celcheck.js';
-import { assertOwnStrength, engineFindings, engineRules, PARITY_CONFIG, parityObjects, policyMessage, policyTexts } from './policy-parity.js';
+import { assertOwnStrength, auditTexts, engineFindings, engineRules, PARITY_CONFIG, parityObjects, policyMessage } from './policy-parity.js';
 
 const binary = celcheckBinary();
 const unavailable = 'unavailable' in binary ? binary.unavailable : undefined;
@@ -139,7 +139,7 @@ describe('the admission policies, offline, with the API server’s CEL', { skip:
       const findings = engineFindings(objects[index]!.object, config, unknownCluster());
       if (findings.length > 0 && findings.every((finding) => finding.severity === 'info')) infosOnly++;
       infos += findings.filter((finding) => finding.severity === 'info').length;
-      const expected = Object.fromEntries(policyTexts(findings));
+      const expected = Object.fromEntries(auditTexts(findings));
       const annotated = Object.fromEntries(Object.entries(result['probe-lint-warn']?.audit ?? {}).filter(([, value]) => value !== ''));
       if (JSON.stringify(annotated, Object.keys(annotated).sort()) !== JSON.stringify(expected, Object.keys(expected).sort()))
         differences.push(`${objects[index]!.from}:\n  engine   ${JSON.stringify(expected)}\n  policies ${JSON.stringify(annotated)}`);

@@ -11,6 +11,7 @@ import type { Finding } from '../src/engine/finding.js';
 import { LintSession } from '../src/lint/index.js';
 import type { Severity } from '../src/engine/rule.js';
 import { isKubeObject, type KubeObject } from '../src/model/resource.js';
+import { expressedByPolicies } from '../src/policies/coverage.js';
 import { policyRules } from '../src/policies/validating.js';
 import { lintDocumentsOf } from '../src/source/documents.js';
 import { SourceFile } from '../src/source/source-file.js';
@@ -25,6 +26,12 @@ export const PARITY_CONFIG: ProbeLintConfig = {
 };
 /** The rules the policies cover, in the registry's order (the order the policies list them in). */
 export const COVERED = new Set(policyRules(RULES).map(({ rule }) => rule.meta.id));
+const RULE_BY_ID = new Map(RULES.map((rule) => [rule.meta.id, rule]));
+
+/** A finding the policies write: of a rule they cover, in a message its CEL writes. */
+function expressed(finding: Finding): boolean {
+  return COVERED.has(finding.rule) && expressedByPolicies(RULE_BY_ID.get(finding.rule)!, finding.messageId);
+}
 export const RESOURCES: Record<string, string> = {
   Pod: '/api/v1/namespaces/NS/pods',
   ReplicationController: '/api/v1/namespaces/NS/replicationcontrollers',
@@ -42,7 +49,7 @@ const API_VERSIONS: Record<string, string> = { '': 'v1', apps: 'apps/v1', batch:
 export function engineFindings(object: unknown, config: ProbeLintConfig, cluster: ClusterFacts): Finding[] {
   const outcome = new LintSession({ rules: RULES, config, cluster }).lintObjects([object as KubeObject], { minSeverity: 'info' });
   // lintObjects puts findings in report order; the policies list them as the engine meets them: in the object's order.
-  return outcome.findings.filter((finding) => COVERED.has(finding.rule)).sort((a, b) => order(a) - order(b));
+  return outcome.findings.filter((finding) => expressed(finding)).sort((a, b) => order(a) - order(b));
 }
 
 /** Where a finding stands in the object: its container (containers, then init containers), then the engine's own order. */
@@ -79,6 +86,21 @@ export function policyTexts(findings: readonly Finding[]): Map<string, string> {
       rule,
       [...byContainer].map(([container, shorts]) => (container === '' ? shorts.join('; ') : `container "${container}": ${shorts.join('; ')}`)).join('; '),
     ]),
+  );
+}
+
+/**
+ * Per rule, the audit annotation a policy writes: its shown findings' texts, then its infos' (a
+ * rule's CEL lists the infos after the rest, container by container in each part).
+ */
+export function auditTexts(findings: readonly Finding[]): Map<string, string> {
+  const shown = policyTexts(findings.filter((finding) => finding.severity !== 'info'));
+  const infos = policyTexts(findings.filter((finding) => finding.severity === 'info'));
+  return new Map(
+    [...COVERED].flatMap((rule) => {
+      const parts = [shown.get(rule), infos.get(rule)].filter((part): part is string => part !== undefined);
+      return parts.length === 0 ? [] : [[rule, parts.join('; ')] as const];
+    }),
   );
 }
 

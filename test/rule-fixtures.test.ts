@@ -51,17 +51,20 @@ function expectationsOf(text: string): Expectation[] {
 
 /**
  * `# test-evidence: {"Kind/namespace/name/container": {...}}` (in a README: `(test-evidence): {...}`) gives the runtime evidence audit would
- * have read for those containers (the counts of src/engine/runtime-evidence.ts; unset ones are 0),
+ * have read for those containers (the counts of src/engine/runtime-evidence.ts, unset ones 0; lastLivenessKill as {"pod": "RFC 3339 time"}),
  * over the window "1h".
  */
 function evidenceOf(text: string): EvidenceMap | undefined {
   const match = /test-evidence\)?: (\{.*\})/.exec(text);
   if (!match) return undefined;
   const evidence = new EvidenceMap('1h');
-  for (const [key, given] of Object.entries(JSON.parse(match[1]!) as Record<string, Partial<ContainerEvidence>>)) {
+  type GivenEvidence = Partial<Omit<ContainerEvidence, 'lastLivenessKill'>> & { lastLivenessKill?: Record<string, string> };
+  for (const [key, given] of Object.entries(JSON.parse(match[1]!) as Record<string, GivenEvidence>)) {
     const [kind, namespace, name, container] = key.split('/') as [string, string, string, string];
     const entry = evidence.entry({ kind, namespace: namespace || undefined, name }, container);
-    Object.assign(entry, { ...given, unhealthy: { ...entry.unhealthy, ...given.unhealthy }, lastFailure: { ...given.lastFailure } });
+    // Liveness kills per Pod are given as {"pod": "2026-12-04T10:00:05Z"}.
+    const lastLivenessKill = new Map(Object.entries(given.lastLivenessKill ?? {}).map(([pod, at]) => [pod, Date.parse(at)] as const));
+    Object.assign(entry, { ...given, unhealthy: { ...entry.unhealthy, ...given.unhealthy }, lastFailure: { ...given.lastFailure }, lastLivenessKill });
   }
   return evidence;
 }

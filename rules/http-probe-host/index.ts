@@ -1,5 +1,5 @@
-import { BlockList, isIP } from 'node:net';
-import { bind, celString, defineRule, eachProbe, joinPointer, PROBED_CONTAINERS, type CelMessages } from '../../src/rule-api.js';
+import { isIP } from 'node:net';
+import { bind, celString, defineRule, eachProbe, isLoopback, joinPointer, PROBED_CONTAINERS, unbracket, type CelMessages } from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -48,24 +48,6 @@ export default defineRule({
     }
   },
 });
-
-function unbracket(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
-/** 127.0.0.0/8 and ::1; BlockList also finds an IPv4-mapped address in them, written dotted or in hex (::ffff:7f00:1). */
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** localhost (with or without the root's trailing dot), or an address in LOOPBACK, in any spelling. */
-function isLoopback(host: string): boolean {
-  const name = unbracket(host.toLowerCase());
-  if (name === 'localhost' || name === 'localhost.') return true;
-  const family = isIP(name);
-  // Stryker disable next-line ConditionalExpression: BlockList.check answers false for a name too; the test says why it is asked.
-  return family !== 0 && LOOPBACK.check(name, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 /**
  * The same judgement in CEL: loopback by name, by address (the CEL ip library) or IPv4-mapped; an

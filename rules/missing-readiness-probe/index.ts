@@ -14,6 +14,7 @@ export default defineRule({
       over: 'longRunning',
       problems: (message) => `!has(c.readinessProbe) ? [${message('missing')}] : []`,
       limits: 'A policy sees one object, never the Services that select it: it always reports the info, never the warning for a selected pod.',
+      unexpressed: ['selected', 'otherPorts'],
     },
     messages: {
       selected: {

@@ -59,6 +59,7 @@ export default defineRule({
           ),
         ),
       limits: 'Knative Services are custom resources the policy does not match; the webhook checks their serving port.',
+      unexpressed: ['knative'],
     },
     messages: {
       notDeclared: {

@@ -4,7 +4,7 @@
 // attributed to the workload that owns the Pod — a Deployment's evidence is one entry, not one per
 // Pod — so the engine's rules can read it beside the workload's spec. Only counts and the latest
 // failure message per probe are kept: memory follows workloads, not Pods or Events.
-import { evidenceKey, EvidenceMap, type ProbeField } from '../engine/runtime-evidence.js';
+import { evidenceKey, EvidenceMap, recordLivenessKill, type ProbeField } from '../engine/runtime-evidence.js';
 import type { KubeObject } from '../model/resource.js';
 import type { CallGuard } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
@@ -150,7 +150,9 @@ export function addEvent(evidence: EvidenceMap, owners: Owners, event: KubeEvent
   const note = (typeof event.note === 'string' ? event.note : '').replace(/^\(combined from similar events\): /, '');
   const count = occurrences(event);
   if (reason === 'Unhealthy') {
-    const probe = PROBE_OF_WORD[note.split(' ', 1)[0] ?? ''];
+    const word = note.split(' ', 1)[0] ?? '';
+    // Own keys only: a note may begin with "constructor".
+    const probe = Object.hasOwn(PROBE_OF_WORD, word) ? PROBE_OF_WORD[word] : undefined;
     if (probe === undefined) return undefined;
     const entry = evidence.entry(workload, container);
     entry.unhealthy[probe] += count;
@@ -161,7 +163,9 @@ export function addEvent(evidence: EvidenceMap, owners: Owners, event: KubeEvent
   const kill =
     reason === 'Killing' ? (/failed liveness probe/.test(note) ? 'livenessKills' : /failed startup probe/.test(note) ? 'startupKills' : undefined) : 'backOff';
   if (kill === undefined) return undefined;
-  evidence.entry(workload, container)[kill] += count;
+  const entry = evidence.entry(workload, container);
+  entry[kill] += count;
+  if (kill === 'livenessKills') recordLivenessKill(entry, `${namespace}/${pod}`, lastSeen(event));
   return { workload, container, namespace, pod };
 }
 

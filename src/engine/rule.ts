@@ -84,6 +84,12 @@ export interface RulePolicyCheck<MessageId extends string = string> {
   /** What the engine sees that the CEL does not, when anything (the README lists it). */
   limits?: string;
   /**
+   * The messages the CEL never writes: findings the engine makes from what CEL cannot read (a shell
+   * script, a path an env variable sets), which `limits` explains. The webhook keeps reporting them
+   * beside the policies; every other message the policies write as the engine does.
+   */
+  unexpressed?: readonly NoInfer<MessageId>[];
+  /**
    * For rules with an admission opt-in: the mutating policy's change. `needed` gives the CEL, over
    * the container the CEL expression `container` names, of whether it needs the change; `patches` gives the CEL of each JSONPatch operation on the container that the
    * CEL expression `container` names, at the JSON Pointer expression `path`, whose CEL object type

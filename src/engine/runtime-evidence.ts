@@ -20,10 +20,15 @@ export interface ContainerEvidence {
   backOff: number;
   /** The latest Unhealthy message per probe, e.g. `Get "http://…": context deadline exceeded`. */
   lastFailure: Partial<Record<ProbeField, string>>;
+  /** Per Pod, when liveness last killed this container in it (epoch ms): at most MAX_KILLED_PODS Pods. */
+  lastLivenessKill: Map<string, number>;
 }
 
+/** Pods whose last liveness kill is kept per container: enough to tell replicas killed together, bounded whatever the workload's size. */
+export const MAX_KILLED_PODS = 1000;
+
 /** What a runtime finding carries in --format json. */
-export type FindingEvidence = Omit<ContainerEvidence, 'lastFailure'>;
+export type FindingEvidence = Omit<ContainerEvidence, 'lastFailure' | 'lastLivenessKill'>;
 
 export interface RuntimeEvidence {
   /** The window, e.g. "1h", as the user gave it. */
@@ -40,7 +45,31 @@ export function emptyEvidence(): ContainerEvidence {
     unhealthy: { livenessProbe: 0, readinessProbe: 0, startupProbe: 0 },
     backOff: 0,
     lastFailure: {},
+    lastLivenessKill: new Map(),
   };
+}
+
+/** Records a liveness kill of the container in `pod` at `atMs`, keeping the latest per Pod. */
+export function recordLivenessKill(evidence: ContainerEvidence, pod: string, atMs: number): void {
+  const known = evidence.lastLivenessKill.get(pod);
+  if (known === undefined && evidence.lastLivenessKill.size >= MAX_KILLED_PODS) return;
+  if (known === undefined || atMs > known) evidence.lastLivenessKill.set(pod, atMs);
+}
+
+/**
+ * The most Pods whose last liveness kills fall within `spanSeconds` of each other: replicas the
+ * kubelet restarted together, as one cause failing every replica's check makes it do.
+ */
+export function podsKilledTogether(evidence: ContainerEvidence, spanSeconds: number): { pods: number; withinSeconds: number } {
+  const times = [...evidence.lastLivenessKill.values()].sort((a, b) => a - b);
+  let best = { pods: times.length === 0 ? 0 : 1, withinSeconds: 0 };
+  let first = 0;
+  for (let last = 0; last < times.length; last++) {
+    while (times[last]! - times[first]! > spanSeconds * 1000) first++;
+    const pods = last - first + 1;
+    if (pods > best.pods) best = { pods, withinSeconds: Math.round((times[last]! - times[first]!) / 1000) };
+  }
+  return best;
 }
 
 /** The workload evidence is filed under (a ResourceIdentity without its apiVersion). */
@@ -76,7 +105,7 @@ export class EvidenceMap implements RuntimeEvidence {
 
 /** The evidence a runtime finding carries (everything but the quoted messages). */
 export function findingEvidence(evidence: ContainerEvidence): FindingEvidence {
-  const { lastFailure: _lastFailure, ...counts } = evidence;
+  const { lastFailure: _lastFailure, lastLivenessKill: _lastLivenessKill, ...counts } = evidence;
   return { ...counts, unhealthy: { ...counts.unhealthy } };
 }
 

@@ -91,7 +91,7 @@ const MAX_SEARCH_DEPTH = 10;
 const MAX_SEARCH_NODES = 20_000;
 
 export function isBuiltInWorkload(object: KubeObject): boolean {
-  return POD_SPEC_PATHS[object.kind] !== undefined && BUILT_IN_GROUPS.has(groupOf(object.apiVersion));
+  return Object.hasOwn(POD_SPEC_PATHS, object.kind) && BUILT_IN_GROUPS.has(groupOf(object.apiVersion));
 }
 
 /** Every pod spec in a resource: the known path of a built-in kind, or any pod-spec-shaped object in another kind. */
@@ -104,7 +104,9 @@ export function findPodSites(resource: Resource): PodSite[] {
       ? [makePodSite(resource, resource.pointer + relative, spec as unknown as PodSpec)]
       : [];
   }
-  const known = KNOWN_CUSTOM_POD_SPEC_PATHS[`${groupOf(object.apiVersion) || 'v1'}/${object.kind}`];
+  const key = `${groupOf(object.apiVersion) || 'v1'}/${object.kind}`;
+  // Own keys only: a kind may be "toString", which the object's prototype answers.
+  const known = Object.hasOwn(KNOWN_CUSTOM_POD_SPEC_PATHS, key) ? KNOWN_CUSTOM_POD_SPEC_PATHS[key] : undefined;
   if (known !== undefined) {
     const spec = valueAt(object, known);
     if (isObject(spec) && Array.isArray(spec.containers) && spec.containers.length > 0)

@@ -20,12 +20,10 @@ export function checkIdentity(probe: EffectiveProbe, container: Container): stri
   const raw = probe.raw;
   switch (probe.handlerKind) {
     case 'exec': {
-      const env = staticEnv(container);
       return JSON.stringify([
         // Stryker disable next-line StringLiteral: a tag
         'exec',
-        // Stryker disable next-line OptionalChaining,ConditionalExpression,LogicalOperator,StringLiteral: exec is present; parts are strings
-        (raw.exec?.command ?? []).map((part) => expandVariables(typeof part === 'string' ? part : (JSON.stringify(part) ?? ''), env)),
+        execCommand(probe, container),
       ]);
     }
     case 'httpGet': {
@@ -77,6 +75,30 @@ export function requestPath(path: unknown): string {
   const hash = text.indexOf('#');
   if (hash !== -1) text = text.slice(0, hash);
   return text.startsWith('/') ? text : `/${text}`;
+}
+
+/**
+ * The exec command as the kubelet runs it: `$(VAR)` expanded from the container's static env
+ * (kubelet ExpandContainerCommandOnlyStatic), where a variable set by valueFrom is "" — the pod's
+ * IP, a Secret's value — whatever the container's process sees.
+ */
+export function execCommand(probe: EffectiveProbe, container: Container): string[] {
+  const env = staticEnv(container);
+  // Stryker disable next-line OptionalChaining,ConditionalExpression,LogicalOperator,StringLiteral: exec is present; parts are strings
+  return (probe.raw.exec?.command ?? []).map((part) => expandVariables(typeof part === 'string' ? part : (JSON.stringify(part) ?? ''), env));
+}
+
+/**
+ * The container's env as written: name → literal value, or undefined for one set by valueFrom (known
+ * only in the cluster); the last entry of a name wins, as in the container's process.
+ */
+export function writtenEnv(container: Container): Map<string, string | undefined> {
+  const env = new Map<string, string | undefined>();
+  for (const entry of container.env ?? []) {
+    if (entry !== null && typeof entry === 'object' && typeof entry.name === 'string')
+      env.set(entry.name, entry.valueFrom === undefined || entry.valueFrom === null ? (typeof entry.value === 'string' ? entry.value : '') : undefined);
+  }
+  return env;
 }
 
 /** name → value of env entries with a literal value; entries from valueFrom expand to "" (kubelet EnvVarsToMap keeps every name). */

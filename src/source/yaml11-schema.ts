@@ -14,24 +14,26 @@ import jsYaml from 'js-yaml';
 
 type Resolved = { value: unknown } | undefined;
 
-const BOOLEANS: Record<string, boolean> = {};
-for (const word of ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']) BOOLEANS[word] = true;
-for (const word of ['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']) BOOLEANS[word] = false;
+// Maps, not objects: a scalar may be "toString", which an object would answer with its prototype's function.
+const BOOLEANS = new Map<string, boolean>([
+  ...['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'].map((word) => [word, true] as const),
+  ...['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((word) => [word, false] as const),
+]);
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
-const SPECIAL_FLOATS: Record<string, number> = {
-  '.nan': NaN,
-  '.NaN': NaN,
-  '.NAN': NaN,
-  '.inf': Infinity,
-  '.Inf': Infinity,
-  '.INF': Infinity,
-  '+.inf': Infinity,
-  '+.Inf': Infinity,
-  '+.INF': Infinity,
-  '-.inf': -Infinity,
-  '-.Inf': -Infinity,
-  '-.INF': -Infinity,
-};
+const SPECIAL_FLOATS = new Map<string, number>([
+  ['.nan', NaN],
+  ['.NaN', NaN],
+  ['.NAN', NaN],
+  ['.inf', Infinity],
+  ['.Inf', Infinity],
+  ['.INF', Infinity],
+  ['+.inf', Infinity],
+  ['+.Inf', Infinity],
+  ['+.INF', Infinity],
+  ['-.inf', -Infinity],
+  ['-.Inf', -Infinity],
+  ['-.INF', -Infinity],
+]);
 const GO_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const GO_INT = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
 const TIMESTAMP = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:([Tt])|[ ])(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.(\d{1,9}))?(Z|[-+]\d{2}:\d{2})?)?$/;
@@ -43,10 +45,10 @@ export function resolvePlainScalar(text: string): Resolved {
   const isDigit = first >= 0x30 && first <= 0x39;
   const isSign = first === 0x2b || first === 0x2d;
   if (!isDigit && !isSign && first !== 0x2e && !'yYnNtTfFoO~'.includes(text[0]!)) return undefined;
-  const boolean = BOOLEANS[text];
+  const boolean = BOOLEANS.get(text);
   if (boolean !== undefined) return { value: boolean };
   if (NULLS.has(text)) return { value: null };
-  const special = SPECIAL_FLOATS[text];
+  const special = SPECIAL_FLOATS.get(text);
   if (special !== undefined) return { value: special };
   if (first === 0x2e) {
     // Go's ParseFloat on ".5", ".5e3"

@@ -24,8 +24,8 @@ import {
   engineRules,
   PARITY_CONFIG,
   parityObjects,
+  auditTexts,
   policyMessage,
-  policyTexts,
   RESOURCES,
 } from '../policy-parity.js';
 import { startCluster, type Cluster } from './cluster.js';
@@ -329,7 +329,7 @@ describe('admission policies', () => {
       const persisted = await create(pod, 'parity', true);
       assert.equal(persisted.status, 201, persisted.message);
       const findings = engineFindings(pod, {}, unknownCluster());
-      const expected = Object.fromEntries(policyTexts(findings));
+      const expected = Object.fromEntries(auditTexts(findings));
       const annotations = await auditAnnotationsOf(pod.metadata.name);
       const annotated = Object.fromEntries(
         Object.entries(annotations)

@@ -2,8 +2,12 @@
 // mirrors its readiness, made slow so that the kubelet kills it at least twice, and a healthy one.
 // audit (as the chart's ServiceAccount, with only its RBAC) must report the kills and the failed
 // checks with the counts the Events hold, attributed to the Deployment and to liveness, tied to the
-// static finding on the same container, first in the output — and nothing for the healthy one.
+// static finding on the same container, first in the output — and nothing for the healthy one. Then
+// a Deployment of two whose liveness checks a dependency (the test's own server): the server stops,
+// the kubelet restarts both replicas within one failure window, and audit names that cascade.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { runCliAsync } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
@@ -16,6 +20,9 @@ if (unavailable !== undefined && process.env.CI !== undefined) throw new Error(`
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SLOW_PORT = 18200;
 const HEALTHY_PORT = 18201;
+const CASCADE_PORT = 18202;
+/** The pod network's gateway: the bridge's address in the suite's network namespace, where the test's own servers listen. */
+const POD_GATEWAY = '10.244.0.1';
 
 let cluster: Cluster;
 let node: Node;
@@ -192,6 +199,78 @@ describe('audit reads what the kubelet did', { skip: unavailable }, () => {
         again.map((item) => `${item.metadata.namespace}/${item.metadata.name} ${item.metadata.uid}`).sort(),
         reports.map((item) => `${item.metadata.namespace}/${item.metadata.name} ${item.metadata.uid}`).sort(),
       );
+    }
+  });
+
+  // Last: its kills would be in the findings the tests above count.
+  it('names the cascade when a liveness probe that checks a dependency has the kubelet restart every replica together', async () => {
+    // The dependency (a database, say) is a server of the test's, which the Pods reach through the bridge's gateway.
+    const sockets = new Set<Socket>();
+    const dependency = createServer((_request, response) => response.end('ok')).on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => dependency.listen(0, '0.0.0.0', resolve));
+    const { port } = dependency.address() as AddressInfo;
+    assert.equal((await cluster.kubectl(['create', 'namespace', 'cascade'])).code, 0);
+    const spec = appPodSpec(node, {
+      port: CASCADE_PORT,
+      log: 'cascade',
+      probes: { livenessProbe: { httpGet: { path: '/actuator/health' }, periodSeconds: 2, failureThreshold: 2, timeoutSeconds: 1 } },
+      env: { DEPENDENCY: `http://${POD_GATEWAY}:${port}/` },
+    });
+    const cascade = deployment('cascade', { ...spec, hostNetwork: false });
+    const manifest = { ...cascade, metadata: { name: 'cascade', namespace: 'cascade' }, spec: { ...cascade.spec, replicas: 2 } };
+    const applied = await cluster.kubectl(['apply', '-f', '-'], { input: JSON.stringify(manifest) });
+    assert.equal(applied.code, 0, applied.stderr);
+    const pods = async () => (await cluster.api('GET', '/api/v1/namespaces/cascade/pods')).json.items as any[];
+    for (let waited = 0; (await pods()).filter((pod) => pod.status.containerStatuses?.[0]?.state?.running).length < 2; waited += 500) {
+      if (waited > 120_000) assert.fail(`the two replicas never ran: ${JSON.stringify((await pods()).map((pod) => pod.status))}`);
+      await sleep(500);
+    }
+    await sleep(3_000); // both pass liveness with the dependency up
+
+    // The dependency goes down: every replica fails its liveness at once, and the kubelet restarts each.
+    await new Promise<void>((resolve) => {
+      dependency.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+    const kills = async () => {
+      const events = (await cluster.api('GET', '/api/v1/namespaces/cascade/events')).json.items as (CoreEvent & { lastTimestamp: string })[];
+      return events.filter((event) => event.reason === 'Killing' && /failed liveness probe/.test(event.message));
+    };
+    for (let waited = 0; new Set((await kills()).map((event) => event.involvedObject.name)).size < 2; waited += 500) {
+      if (waited > 60_000) assert.fail(`not every replica was restarted: ${JSON.stringify(await kills())}`);
+      await sleep(500);
+    }
+    // It comes back, and the restarts stop.
+    await new Promise<void>((resolve) => dependency.listen(port, '0.0.0.0', resolve));
+    try {
+      await sleep(3_000);
+      const killed = await kills();
+      const times = killed.map((event) => Date.parse(event.lastTimestamp));
+      const kubeconfig = await serviceAccountKubeconfig(cluster);
+      const audit = await runCliAsync(['audit', '-n', 'cascade', '--kubeconfig', kubeconfig, '--format', 'json', '--fail-on', 'never', '--since', '30m']);
+      assert.equal(audit.code, 0, audit.stderr);
+      const findings = (JSON.parse(audit.stdout).findings as any[]).filter((finding) => finding.rule === 'liveness-checks-dependencies');
+      assert.equal(findings.length, 1, audit.stdout);
+      const [finding] = findings;
+      assert.deepEqual([finding.resource.kind, finding.resource.name, finding.container, finding.messageId], ['Deployment', 'cascade', 'app', 'endpoint']);
+      assert.match(finding.message, /When one of them is down, both replicas fail liveness together and are restarted 2-5 s later/);
+      const within = Math.round((Math.max(...times) - Math.min(...times)) / 1000);
+      assert.match(
+        finding.message,
+        new RegExp(`It happened: in the last 30m, the kubelet restarted this container in 2 pods for failed liveness within ${within} s of each other\\.`),
+      );
+      assert.ok(within <= 4, `the kills fell within one failure window: ${within} s apart`);
+      assert.equal(
+        finding.evidence.livenessKills,
+        killed.reduce((sum, event) => sum + (event.count ?? 1), 0),
+      );
+    } finally {
+      dependency.closeAllConnections();
+      await new Promise<void>((resolve) => dependency.close(() => resolve()));
+      await cluster.kubectl(['delete', 'namespace', 'cascade', '--wait=false']);
     }
   });
 });

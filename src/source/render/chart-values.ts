@@ -33,13 +33,19 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 }
 
 function coalesce(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const result: Record<string, unknown> = { ...base };
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(base)) define(result, key, value);
   for (const [key, value] of Object.entries(over)) {
+    // Own keys only, defined rather than assigned: a values file's key may be "__proto__" or "toString".
+    const current = Object.hasOwn(result, key) ? result[key] : undefined;
     if (value === null) delete result[key];
-    else if (isMapping(value) && isMapping(result[key])) result[key] = coalesce(result[key], value);
-    else result[key] = value;
+    else define(result, key, isMapping(value) && isMapping(current) ? coalesce(current, value) : value);
   }
   return result;
+}
+
+function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** A subchart's values as helm gives them: its own values.yaml under the parent's values for it, and the parent's globals. */
@@ -47,6 +53,7 @@ export function subchartValues(directory: string, fromParent: unknown, parentGlo
   const defaults = renderedValues(directory, [], files);
   if (defaults === undefined || (fromParent !== undefined && fromParent !== null && !isMapping(fromParent))) return undefined;
   const merged = coalesce(defaults, isMapping(fromParent) ? fromParent : {});
-  if (isMapping(parentGlobal)) merged.global = coalesce(isMapping(merged.global) ? merged.global : {}, parentGlobal);
+  if (isMapping(parentGlobal))
+    define(merged, 'global', coalesce(Object.hasOwn(merged, 'global') && isMapping(merged.global) ? merged.global : {}, parentGlobal));
   return merged;
 }

@@ -143,7 +143,8 @@ function valuesForTemplate(
   const chart = chartOfTemplate(template);
   if (chart === undefined) return undefined;
   if (subchart === undefined) return chart === resolve(root) ? values : undefined;
-  return subchartValues(chart, values[subchart], values.global, files);
+  const own = (key: string) => (Object.hasOwn(values, key) ? values[key] : undefined);
+  return subchartValues(chart, own(subchart), own('global'), files);
 }
 
 /** `<root>/charts/sub/templates/x.yaml` of a subchart packaged as `<root>/charts/sub-1.2.3.tgz`: the archive, and the path inside it. */

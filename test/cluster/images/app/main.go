@@ -6,6 +6,9 @@
 //	hang   no answer until the kubelet gives up on the check (its timeout)
 //	slow   200 after SLOW_MS milliseconds
 //
+// GET /actuator/health answers as a framework's aggregate health does: 200 when the URL in
+// DEPENDENCY answers 2xx within a second, 503 otherwise (a database that is down).
+//
 // FAIL_FOR_MS makes it fail every check for that long after it starts (a slow starter). Every
 // check, health change, start and SIGTERM is written as one JSON line to the file LOG (a hostPath
 // the test reads), with the time in milliseconds since the epoch: the node's clock is the test's.
@@ -109,6 +112,20 @@ func main() {
 		if status != 0 {
 			w.WriteHeader(status)
 		}
+	})
+	dependency := os.Getenv("DEPENDENCY")
+	dependencyClient := &http.Client{Timeout: time.Second}
+	mux.HandleFunc("/actuator/health", func(w http.ResponseWriter, r *http.Request) {
+		at := now()
+		status := http.StatusServiceUnavailable
+		if response, err := dependencyClient.Get(dependency); err == nil {
+			response.Body.Close()
+			if response.StatusCode >= 200 && response.StatusCode < 300 {
+				status = http.StatusOK
+			}
+		}
+		record(event{T: at, Event: "check", Probe: "actuator", Status: status, End: now()})
+		w.WriteHeader(status)
 	})
 	mux.HandleFunc("/health/", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
