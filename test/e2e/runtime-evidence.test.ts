@@ -202,6 +202,75 @@ describe('audit reads what the kubelet did', { skip: unavailable }, () => {
     }
   });
 
+  it('writes every report it can when a namespace refuses its own, lists that namespace, leaves nothing half-written there, and exits 2', async () => {
+    // A quota of no PolicyReports: the API server refuses the namespace's report, as a policy or an RBAC gap would.
+    const namespaced = (object: Record<string, any>) => ({ ...object, metadata: { ...object.metadata, namespace: 'refusing' } });
+    const objects = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'refusing' } },
+      namespaced(
+        deployment('quiet', {
+          containers: [{ name: 'app', image: 'registry.example.com/app:1', livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } }],
+        }),
+      ),
+    ];
+    assert.equal((await cluster.kubectl(['apply', '-f', '-'], { input: objects.map((object) => JSON.stringify(object)).join('\n') })).code, 0);
+    await cluster.kubectl(['scale', 'deployment/quiet', '-n', 'refusing', '--replicas=0']);
+    // The chart's RBAC for PolicyReports (the test above left OpenReports').
+    const role = renderChart(['auditReports.enabled=true', 'auditReports.kind=policyreport']).objects.filter(
+      (object) => object.kind === 'ClusterRole' && object.metadata.name === 'probe-lint-audit',
+    );
+    assert.equal((await cluster.kubectl(['apply', '-f', '-'], { input: JSON.stringify(role[0]) })).code, 0);
+    const kubeconfig = await serviceAccountKubeconfig(cluster, 'probe-lint-audit');
+    const apply = () =>
+      runCliAsync([
+        'audit',
+        '-A',
+        '--kubeconfig',
+        kubeconfig,
+        '--apply-reports',
+        'policyreport',
+        '--format',
+        'compact',
+        '--fail-on',
+        'never',
+        '--since',
+        '30m',
+      ]);
+    const reportsIn = async (namespace: string) =>
+      (JSON.parse((await cluster.kubectl(['get', 'policyreports.wgpolicyk8s.io', '-n', namespace, '-o', 'json'])).stdout).items as any[]).filter(
+        (item) => item.metadata.labels?.['app.kubernetes.io/managed-by'] === 'probe-lint',
+      );
+    try {
+      const first = await apply();
+      assert.equal(first.code, 0, first.stderr);
+      const before = await reportsIn('refusing');
+      assert.equal(before.length, 1, 'the namespace had its report');
+      const quota = {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'no-reports', namespace: 'refusing' },
+        spec: { hard: { 'count/policyreports.wgpolicyk8s.io': '0' } },
+      };
+      assert.equal((await cluster.kubectl(['apply', '-f', '-'], { input: JSON.stringify(quota) })).code, 0);
+      // A quota limits creations: the report is deleted, so the next write is one.
+      await cluster.kubectl(['delete', 'policyreports.wgpolicyk8s.io', '-n', 'refusing', '--all']);
+      let refused = await apply();
+      for (let waited = 0; refused.code === 0; waited += 1000) {
+        if (waited > 30_000) assert.fail(`the quota never refused the report: ${refused.stderr}`);
+        await cluster.kubectl(['delete', 'policyreports.wgpolicyk8s.io', '-n', 'refusing', '--all']);
+        await sleep(1000);
+        refused = await apply();
+      }
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /probe-lint audit: wrote \d+ PolicyReport objects?/);
+      assert.match(refused.stderr, /probe-lint audit: cannot write refusing\/probe-lint: .*quota/);
+      assert.equal((await reportsIn('default')).length, 1, "another namespace's report was written");
+      assert.deepEqual(await reportsIn('refusing'), [], 'nothing half-written where it was refused');
+    } finally {
+      await cluster.kubectl(['delete', 'namespace', 'refusing', '--wait=false']);
+    }
+  });
+
   // Last: its kills would be in the findings the tests above count.
   it('names the cascade when a liveness probe that checks a dependency has the kubelet restart every replica together', async () => {
     // The dependency (a database, say) is a server of the test's, which the Pods reach through the bridge's gateway.
