@@ -36,15 +36,7 @@ describe('admission policies', () => {
         assert.ok(policy.notExpressible.length > 40, `${meta.id}: say why`);
         continue;
       }
-      // Every message is written by the CEL or named unexpressed (and explained), never both.
-      const written = new Set<string>();
-      const messages = celMessagesOf(rule);
-      const recording = (id: string, data?: Readonly<Record<string, string>>) => (written.add(id), messages(id, data));
-      assert.ok(policy.problems(recording).includes('['), `${meta.id}: the CEL yields a list of texts`);
-      policy.infoProblems?.(recording);
-      const unexpressed = policy.unexpressed ?? [];
-      assert.deepEqual([...written, ...unexpressed].sort(), Object.keys(meta.messages).sort(), `${meta.id}: each message written or unexpressed, once`);
-      if (unexpressed.length > 0) assert.ok((policy.limits ?? '').length > 40, `${meta.id}: say why some messages have no CEL`);
+      assert.ok(policy.problems(celMessagesOf(rule)).includes('['), `${meta.id}: the CEL yields a list of texts`);
     }
     const table = policyTable(RULES);
     for (const { meta } of RULES) assert.match(table, new RegExp(`\\| \`${meta.id}\` \\|`));

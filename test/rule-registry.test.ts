@@ -7,6 +7,7 @@ import { RULES } from '../rules/index.js';
 import { generatedFiles } from '../scripts/generate.js';
 import { newRuleFiles } from '../scripts/new-rule.js';
 import { configSchema } from '../src/engine/config-file.js';
+import { celMessagesOf } from '../src/engine/rule.js';
 import { ROOT } from './helpers.js';
 
 describe('rule registry', () => {
@@ -43,6 +44,22 @@ describe('rule registry', () => {
     for (const { meta } of RULES) {
       const quotes = Object.values(meta.messages).some((message) => /Window\}/.test((message as { long: string }).long));
       assert.equal(meta.timing === true, quotes, meta.id);
+    }
+  });
+
+  it('has each message of a rule with CEL written by its CEL or named unexpressed (and why), never both', () => {
+    for (const rule of RULES) {
+      const { meta } = rule;
+      const policy = meta.policy;
+      if ('notExpressible' in policy) continue;
+      const written = new Set<string>();
+      const messages = celMessagesOf(rule);
+      const recording = (id: string, data?: Readonly<Record<string, string>>) => (written.add(id), messages(id, data));
+      policy.problems(recording);
+      policy.infoProblems?.(recording);
+      const unexpressed = policy.unexpressed ?? [];
+      assert.deepEqual([...written, ...unexpressed].sort(), Object.keys(meta.messages).sort(), `${meta.id}: each message written or unexpressed, once`);
+      if (unexpressed.length > 0) assert.ok((policy.limits ?? '').length > 40, `${meta.id}: say why some messages have no CEL`);
     }
   });
 

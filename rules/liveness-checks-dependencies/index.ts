@@ -148,7 +148,7 @@ function cascadeText(probe: EffectiveProbe, evidence: ContainerEvidence | undefi
   const span = actWindow(probe, 'hanging').toSeconds - actWindow(probe, 'fast').fromSeconds + 1;
   const together = podsKilledTogether(evidence, span);
   if (together.pods < 2) return '';
-  return ` It happened: in the last ${evidenceWindow ?? 'window'}, the kubelet restarted this container in ${together.pods} pods for failed liveness within ${together.withinSeconds} s of each other.`;
+  return ` It happened: in the last ${evidenceWindow!}, the kubelet restarted this container in ${together.pods} pods for failed liveness within ${together.withinSeconds} s of each other.`;
 }
 
 /** The frameworks' default paths in CEL, for the probe of `type` (the engine's first judgement, where no env variable moves them). */

@@ -60,7 +60,6 @@ const rule = defineRule<Options>({
     const failureThreshold = Math.ceil(budget / liveness.periodSeconds);
     const kind = liveness.handlerKind!;
     const startupProbe: Probe = { [kind]: cloneJson(liveness.raw[kind]), periodSeconds: liveness.periodSeconds, failureThreshold };
-    // Stryker disable next-line ConditionalExpression: an undefined timeoutSeconds is left out when the patch is written.
     if (liveness.raw.timeoutSeconds) startupProbe.timeoutSeconds = liveness.raw.timeoutSeconds;
     report({
       messageId: 'slowStart',

@@ -8,7 +8,6 @@ export default defineRule({
     remediation: 'Add a livenessProbe that checks only that the process itself is working, not its dependencies.',
     scope: { roles: ['container'], longRunningOnly: true },
     policy: {
-      // Stryker disable next-line StringLiteral: which containers the policy checks; pinned by test/policies-offline.test.ts, which the mutation run leaves out (25 s a run).
       over: 'longRunning',
       problems: (message) => `!has(c.livenessProbe) ? [${message('missing')}] : []`,
     },

@@ -10,7 +10,6 @@ export default defineRule({
     remediation: 'Add a readinessProbe that checks the app can answer requests.',
     scope: { roles: ['container'], longRunningOnly: true },
     policy: {
-      // Stryker disable next-line StringLiteral: which containers the policy checks; pinned by test/policies-offline.test.ts, which the mutation run leaves out (25 s a run).
       over: 'longRunning',
       problems: (message) => `!has(c.readinessProbe) ? [${message('missing')}] : []`,
       limits: 'A policy sees one object, never the Services that select it: it always reports the info, never the warning for a selected pod.',

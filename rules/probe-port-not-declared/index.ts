@@ -89,7 +89,6 @@ export default defineRule({
     // A port entry or name of another type is undecodable, and a probe naming a port then skips the container.
     // Stryker disable next-line MethodExpression,ArrayDeclaration,ConditionalExpression,LogicalOperator: a port entry that is no mapping is undecodable.
     const ports = (container.container.ports ?? []).filter((port) => port !== null && typeof port === 'object');
-    // Stryker disable next-line MethodExpression,ConditionalExpression: a port name that is no string is undecodable.
     const declared = ports.map((port) => port.name).filter((name): name is string => typeof name === 'string');
     for (const probe of probes) {
       for (const handler of ['httpGet', 'tcpSocket'] as const) {

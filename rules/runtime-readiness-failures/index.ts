@@ -34,8 +34,8 @@ export default defineRule({
       data: {
         container: container.name,
         failures: counted(evidence.unhealthy.readinessProbe, 'time'),
-        // Stryker disable next-line StringLiteral: evidence always comes with its window (EvidenceMap has one); the fallback is for the type.
-        window: evidenceWindow ?? 'window',
+        // Evidence always comes with its window (EvidenceMap has one).
+        window: evidenceWindow!,
         pods: counted(evidence.pods, 'Pod'),
         last: last === undefined ? '' : ` (the last failure: ${quotedFromCluster(last)})`,
       },

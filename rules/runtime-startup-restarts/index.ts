@@ -29,8 +29,8 @@ export default defineRule({
       data: {
         container: container.name,
         kills: counted(evidence.startupKills, 'time'),
-        // Stryker disable next-line StringLiteral: evidence always comes with its window (EvidenceMap has one); the fallback is for the type.
-        window: evidenceWindow ?? 'window',
+        // Evidence always comes with its window (EvidenceMap has one).
+        window: evidenceWindow!,
         pods: counted(evidence.pods, 'Pod'),
         restarts: evidence.restartCount,
         // Evidence can outlive the spec: the probe may be gone since.

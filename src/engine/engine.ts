@@ -107,7 +107,6 @@ export class Engine {
     const cluster = 'current' in source ? source.current() : source;
     for (const document of documents) {
       const first = document.resources[0];
-      // Stryker disable next-line ConditionalExpression: without source issues the document rules have nothing to report.
       if (first !== undefined && document.sourceIssues?.length) this.checkDocument(first, document, result);
       for (const resource of document.resources) {
         result.resources++;

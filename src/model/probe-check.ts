@@ -12,20 +12,16 @@ import { resolvePort } from './effective-probe.js';
  * fragment; header names are case-insensitive (Go canonicalises them); a named port equals the
  * number it resolves to.
  */
-// Why some mutants of this function change nothing: the handler tags keep kinds apart whose arrays already
-// differ in shape; the handler a probe's kind names is present; a part, header or name that is not a
-// string is undecodable, and the rules that compare checks do not judge a container holding one; case
-// normalisation and sort order change nothing as long as both probes get the same.
+// Why some mutants of this function change nothing: a part, header or name that is not a string is
+// undecodable, and the rules that compare checks do not judge a container holding one; case
+// normalisation and sort order change nothing as long as both probes get the same. Each identity
+// starts with the handler's kind, and the handler the kind names is present (hence the `!`s).
 export function checkIdentity(probe: EffectiveProbe, container: Container): string | undefined {
   const raw = probe.raw;
-  switch (probe.handlerKind) {
-    case 'exec': {
-      return JSON.stringify([
-        // Stryker disable next-line StringLiteral: a tag
-        'exec',
-        execCommand(probe, container),
-      ]);
-    }
+  const kind = probe.handlerKind;
+  switch (kind) {
+    case 'exec':
+      return JSON.stringify([kind, execCommand(probe, container)]);
     case 'httpGet': {
       const action = raw.httpGet!;
       // Stryker disable next-line ArrayDeclaration,ConditionalExpression: an entry that is a string is undecodable
@@ -35,34 +31,12 @@ export function checkIdentity(probe: EffectiveProbe, container: Container): stri
       headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       // Stryker disable next-line MethodExpression: upper case normalises as well
       const scheme = (action.scheme || 'HTTP').toLowerCase();
-      return JSON.stringify([
-        // Stryker disable next-line StringLiteral: a tag
-        'httpGet',
-        scheme,
-        action.host ?? '',
-        resolvePort(container, action.port),
-        requestPath(action.path),
-        headers,
-      ]);
+      return JSON.stringify([kind, scheme, action.host ?? '', resolvePort(container, action.port), requestPath(action.path), headers]);
     }
     case 'tcpSocket':
-      return JSON.stringify([
-        // Stryker disable next-line StringLiteral: a tag
-        'tcpSocket',
-        // Stryker disable next-line OptionalChaining: tcpSocket is present
-        raw.tcpSocket?.host ?? '',
-        // Stryker disable next-line OptionalChaining: tcpSocket is present
-        resolvePort(container, raw.tcpSocket?.port),
-      ]);
+      return JSON.stringify([kind, raw.tcpSocket!.host ?? '', resolvePort(container, raw.tcpSocket!.port)]);
     case 'grpc':
-      return JSON.stringify([
-        // Stryker disable next-line StringLiteral: a tag
-        'grpc',
-        // Stryker disable next-line OptionalChaining: grpc is present
-        raw.grpc?.port ?? 0,
-        // Stryker disable next-line OptionalChaining: grpc is present
-        raw.grpc?.service ?? '',
-      ]);
+      return JSON.stringify([kind, raw.grpc!.port ?? 0, raw.grpc!.service ?? '']);
     // Stryker disable next-line ConditionalExpression: the last case; emptying its test reaches the same return.
     case undefined:
       return undefined;
@@ -94,24 +68,20 @@ export function execCommand(probe: EffectiveProbe, container: Container): string
  */
 export function writtenEnv(container: Container): Map<string, string | undefined> {
   const env = new Map<string, string | undefined>();
+  // An entry that is not a mapping, or a name that is no string, is undecodable: counted when an exec
+  // command expands $(VAR), and then the container is not judged.
+  // Stryker disable next-line ArrayDeclaration,ConditionalExpression: an entry that is no mapping or a name that is no string is undecodable
   for (const entry of container.env ?? []) {
+    // Stryker disable next-line ConditionalExpression: an env entry that is no mapping, or a name that is no string, is undecodable.
     if (entry !== null && typeof entry === 'object' && typeof entry.name === 'string')
       env.set(entry.name, entry.valueFrom === undefined || entry.valueFrom === null ? (typeof entry.value === 'string' ? entry.value : '') : undefined);
   }
   return env;
 }
 
-/** name → value of env entries with a literal value; entries from valueFrom expand to "" (kubelet EnvVarsToMap keeps every name). */
+/** name → value for $(VAR): a valueFrom entry expands to "" (kubelet EnvVarsToMap takes each entry's Value, empty for valueFrom). */
 function staticEnv(container: Container): Map<string, string> {
-  const env = new Map<string, string>();
-  // An entry that is not a mapping, or a name that is no string, is undecodable: counted when an exec
-  // command expands $(VAR), and then the container is not judged.
-  // Stryker disable next-line ArrayDeclaration,ConditionalExpression: an entry that is no mapping or a name that is no string is undecodable
-  for (const entry of container.env ?? []) {
-    // Stryker disable next-line ConditionalExpression: an env entry that is no mapping, or a name that is no string, is undecodable.
-    if (entry !== null && typeof entry === 'object' && typeof entry.name === 'string') env.set(entry.name, typeof entry.value === 'string' ? entry.value : '');
-  }
-  return env;
+  return new Map([...writtenEnv(container)].map(([name, value]) => [name, value ?? '']));
 }
 
 /**
