@@ -7,8 +7,14 @@ import { before, describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
+import type { FixKind } from '../src/engine/rule.js';
+import { fixSourceText } from '../src/fix/fix-source.js';
 import { LintSession } from '../src/lint/index.js';
 import { lintText, podYaml, ROOT, runCli } from './helpers.js';
+
+/** A file's text fixed as --fix fixes it, read by `session` after each pass. */
+const fixWith = (session: LintSession, path: string, text: string, kinds: readonly FixKind[]) =>
+  fixSourceText(path, text, session.findingsOfSource(path), kinds);
 
 /** An engine with only one rule enabled, so a fixture pair shows exactly that rule's fix. */
 function sessionWithOnly(id: string): LintSession {
@@ -41,11 +47,11 @@ describe('fix fixtures', () => {
           lintText(before).findings.some((finding) => finding.rule === id),
           'the before fixture must have a finding to fix',
         );
-        const outcome = session.fixText(beforeFile, before, [rule.meta.fix!]);
+        const outcome = fixWith(session, beforeFile, before, [rule.meta.fix!]);
         assert.equal(outcome.problem, undefined);
         assert.equal(outcome.text, readFileSync(afterFile, 'utf8'));
         assert.ok(outcome.fixed.every((fixed) => fixed === id));
-        const again = session.fixText(afterFile, outcome.text, [rule.meta.fix!]);
+        const again = fixWith(session, afterFile, outcome.text, [rule.meta.fix!]);
         assert.equal(again.changed, false, 'fixing the fixed file changes nothing');
         assert.deepEqual(
           lintText(outcome.text).findings.filter((finding) => finding.rule === id),
@@ -61,7 +67,7 @@ describe('layout preservation', () => {
   const before = readFileSync(file, 'utf8');
 
   it('changes only the fixed values in a file full of comments and odd formatting', () => {
-    const outcome = allRules.fixText(file, before, BOTH_KINDS);
+    const outcome = fixWith(allRules, file, before, BOTH_KINDS);
     assert.equal(outcome.problem, undefined);
     assert.deepEqual(outcome.fixed.sort(), ['readiness-termination-grace-period', 'timeout-not-below-period']);
     const expected = before
@@ -75,15 +81,15 @@ describe('layout preservation', () => {
   });
 
   it('is idempotent and leaves none of the fixed findings', () => {
-    const once = allRules.fixText(file, before, BOTH_KINDS).text;
-    assert.equal(allRules.fixText(file, once, BOTH_KINDS).changed, false);
+    const once = fixWith(allRules, file, before, BOTH_KINDS).text;
+    assert.equal(fixWith(allRules, file, once, BOTH_KINDS).changed, false);
     const remaining = lintText(once).findings.map((finding) => finding.rule);
     assert.ok(!remaining.includes('timeout-not-below-period') && !remaining.includes('readiness-termination-grace-period'), remaining.join());
   });
 
   it('re-renders only the flow mapping it must change', () => {
     const text = podYaml('livenessProbe: {tcpSocket: {port: 80}, timeoutSeconds: 10}  # flow\nreadinessProbe:\n  tcpSocket:\n    port: 81');
-    const outcome = allRules.fixText('flow.yaml', text, BOTH_KINDS);
+    const outcome = fixWith(allRules, 'flow.yaml', text, BOTH_KINDS);
     assert.equal(outcome.text, text.replace('{tcpSocket: {port: 80}, timeoutSeconds: 10}', '{ tcpSocket: { port: 80 }, timeoutSeconds: 9 }'));
   });
 
@@ -99,7 +105,7 @@ describe('layout preservation', () => {
         null,
         4,
       ) + '\n';
-    const outcome = allRules.fixText('pod.json', json, ['fix']);
+    const outcome = fixWith(allRules, 'pod.json', json, ['fix']);
     assert.equal(outcome.text, json.replace('"successThreshold": 3', '"successThreshold": 1'));
   });
 });
@@ -120,7 +126,7 @@ describe('probe-lint --fix', () => {
     assert.match(run.stderr, /probe-lint: fixed 2 problems in 1 file/);
     assert.equal(
       readFileSync(fixable, 'utf8'),
-      allRules.fixText(fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), BOTH_KINDS).text,
+      fixWith(allRules, fixable, readFileSync(join(ROOT, 'test/fixtures/fix/commented.yaml'), 'utf8'), BOTH_KINDS).text,
     );
     assert.equal(statSync(clean).mtimeMs, cleanBefore);
     // What is left: missing-liveness infos only, so exit 0 under the default --fail-on warning.

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
+import { fixSourceText } from '../src/fix/fix-source.js';
 import { writeFixedFile } from '../src/fix/write-fixes.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/formats.js';
 import type { InputError, ReportInput } from '../src/report/located.js';
@@ -101,7 +102,7 @@ describe('--fix writes only the manifest', () => {
     const anchors = ['    a0: &a0 {x: 1}', ...Array.from({ length: 35 }, (_, index) => `    a${index + 1}: &a${index + 1} {p: *a${index}, q: *a${index}}`)];
     const text = fixable.replace('  name: p\n', `  name: p\n  labels:\n${anchors.join('\n')}\n`);
     const session = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
-    const outcome = session.fixText('bomb.yaml', text, ['fix']);
+    const outcome = fixSourceText('bomb.yaml', text, session.findingsOfSource('bomb.yaml'), ['fix']);
     assert.equal(outcome.problem, undefined);
     assert.deepEqual(outcome.fixed, ['readiness-termination-grace-period']);
     assert.equal(outcome.text, withoutGrace(text));

@@ -1,4 +1,5 @@
 // --fix and --fix-dry-run: each file fixed in memory by the lint session, then written safely, diffed, or printed.
+import { fixSourceText } from '../fix/fix-source.js';
 import { unifiedDiff, writeFixedFile } from '../fix/write-fixes.js';
 import type { LintInputs, LintSession } from '../lint/index.js';
 import type { LintArguments } from './arguments.js';
@@ -12,7 +13,7 @@ export function applyFixes(inputs: LintInputs, session: LintSession, kinds: Lint
     // Rendered charts and kustomizations are not files the user edits: their findings point at the
     // sources instead. Rendered text on stdin is fixed and printed like any stream, never swallowed.
     if (file.rendered !== undefined && file.path !== '-') continue;
-    const outcome = session.fixText(file.path, file.text, kinds);
+    const outcome = fixSourceText(file.path, file.text, session.findingsOfSource(file.path), kinds);
     if (outcome.problem) inputs.inputErrors.push({ file: file.path, message: outcome.problem });
     if (file.path === '-' && !dryRun) io.stdout(outcome.text);
     if (!outcome.changed) continue;

@@ -7,8 +7,7 @@
 import { resolve } from 'node:path';
 import { Engine, type EngineOptions } from '../engine/engine.js';
 import type { AnyRule } from '../engine/rule.js';
-import type { FixKind } from '../engine/rule.js';
-import { fixSourceText, type FindingsOfSource, type FixOutcome } from '../fix/fix-source.js';
+import type { FindingsOfSource } from '../fix/fix-source.js';
 import type { KubeObject } from '../model/resource.js';
 import { inputErrorOf, type InputError, type LocatedFinding } from '../report/located.js';
 import type { ContainerTimeline } from '../report/timeline.js';
@@ -107,12 +106,10 @@ export class LintSession {
     return lintAdmitted(this.engine, object, limits);
   }
 
-  /** The fixes of the kinds asked for, made to one file's text (the file itself is the caller's to write). */
-  fixText(path: string, text: string, kinds: readonly FixKind[]): FixOutcome {
-    return fixSourceText(path, text, this.findingsOfSource(path), kinds);
-  }
-
-  /** How --fix reads a file after each pass: as this session reads it. */
+  /**
+   * How --fix reads a file after each pass: as this session reads it (fixSourceText in src/fix makes
+   * the fixes; it loads only when fixing, so a lint does not pay for the YAML editor).
+   */
   findingsOfSource(path: string): FindingsOfSource {
     return (source) => this.engine.lint(documentsOfSource({ path, text: source.text }, source).documents).findings;
   }

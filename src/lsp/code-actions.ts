@@ -5,7 +5,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ProbeLintConfig } from '../engine/config.js';
 import type { PatchOperation } from '../engine/rule.js';
 import { IGNORE_ANNOTATION, parseIgnoreAnnotation } from '../engine/suppression.js';
-import { changeEdits, type DocumentChange } from '../fix/fix-source.js';
+import { changeEdits, fixSourceText, type DocumentChange } from '../fix/fix-source.js';
 import type { LintSession } from '../lint/index.js';
 import type { TextEdit } from '../fix/text-edits.js';
 import { joinPointer } from '../model/pointer.js';
@@ -49,7 +49,7 @@ export function codeActions(input: ActionInput): CodeAction[] {
   }
   if (wanted(FIX_ALL_KIND)) {
     const text = input.document.getText();
-    const outcome = input.session.fixText(input.path, text, ['fix']);
+    const outcome = fixSourceText(input.path, text, input.session.findingsOfSource(input.path), ['fix']);
     if (outcome.changed)
       actions.push({
         title: `Fix all probe-lint problems that have a fix (${outcome.fixed.length})`,
