@@ -350,7 +350,7 @@ describe('which Services select a pod (run facts)', () => {
         'Service',
         'v1',
       ),
-      { name: 'web', namespace: 'shop', selector: { app: 'web', tier: 'front' }, targetPorts: [8080, 'http', 82, 9090], scope: '' },
+      { name: 'web', namespace: 'shop', selector: { app: 'web', tier: 'front' }, targetPorts: [8080, 'http', 82, 9090], metricsOnly: false, scope: '' },
     );
     assert.deepEqual(service({ selector: { app: 'web' } }, {})?.name, '');
     assert.equal(service({ selector: { app: 'web' } }, {})?.namespace, undefined);
@@ -360,6 +360,34 @@ describe('which Services select a pod (run facts)', () => {
       ['a9090', '9090a'],
       'names with digits stay names',
     );
+  });
+
+  it('tells a Service of metrics ports alone: each named for metrics, or the one its prometheus.io/port annotation names', () => {
+    const metrics = (ports: unknown[], annotations?: Record<string, string>) =>
+      service({ selector: { app: 'web' }, ports }, annotations ? { annotations } : {})?.metricsOnly;
+    assert.equal(metrics([{ name: 'metrics', port: 9090 }]), true);
+    assert.equal(
+      metrics([
+        { name: 'http-metrics', port: 8080 },
+        { name: 'metrics-https', port: 8443 },
+        { name: 'prometheus', port: 9090 },
+        { name: 'prom', port: 9091 },
+      ]),
+      true,
+    );
+    assert.equal(
+      metrics([
+        { name: 'http', port: 80 },
+        { name: 'metrics', port: 9090 },
+      ]),
+      false,
+      'one port for users is enough',
+    );
+    assert.equal(metrics([{ name: 'promotions', port: 80 }]), false, 'a word that only begins like one');
+    assert.equal(metrics([{ port: 9102 }], { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9102' }), true);
+    assert.equal(metrics([{ port: 80, targetPort: 9102 }], { 'prometheus.io/port': '9102' }), true, 'the annotation may name the target port');
+    assert.equal(metrics([{ port: 80 }], { 'prometheus.io/port': '9102' }), false);
+    assert.equal(metrics([]), false, 'a Service without ports says nothing');
   });
 
   it('reads nothing else as a Service that selects pods', () => {
@@ -379,8 +407,8 @@ describe('which Services select a pod (run facts)', () => {
   });
 
   it('matches every selector pair against the labels, in the same namespace ("default" when unset) and the same deployment scope', () => {
-    const web = { name: 'web', namespace: 'shop', selector: { app: 'web', tier: 'front' }, targetPorts: [80], scope: 'manifests' };
-    const other = { name: 'other', namespace: undefined, selector: { app: 'web' }, targetPorts: [80], scope: 'elsewhere' };
+    const web = { name: 'web', namespace: 'shop', selector: { app: 'web', tier: 'front' }, targetPorts: [80], metricsOnly: false, scope: 'manifests' };
+    const other = { name: 'other', namespace: undefined, selector: { app: 'web' }, targetPorts: [80], metricsOnly: false, scope: 'elsewhere' };
     const twin = { ...web, name: 'web-metrics', targetPorts: [9090] };
     assert.deepEqual(new RunFacts([web, twin]).servicesSelecting('shop', { app: 'web', tier: 'front' }), [web, twin], 'two Services with the same first pair');
     const facts = new RunFacts([web, other]);

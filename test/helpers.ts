@@ -50,7 +50,9 @@ export interface JsonFinding {
   column: number | null;
   container: string | null;
   pointer: string;
+  resource: { apiVersion: string; kind: string; name: string | null; namespace: string | null };
   rendered?: { from: string; root?: string; values?: string; inside?: string; line: number; column: number };
+  alsoIn?: string[];
 }
 
 export interface CliRun {

@@ -3,7 +3,7 @@
 // the input problems and notices, and the exit code.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -58,6 +58,29 @@ describe('repository layouts', () => {
     const result = lintLayout('named-templates');
     assert.equal(result.code, 1);
     assert.deepEqual(result.findings, ['named-templates/web/templates/_pod.tpl:11:7 warning timeout-not-below-period web']);
+  });
+
+  it('named templates in a subfolder of templates/, in _*.yaml partials and in a dependency chart are where their findings go, container by container; a define the template never includes is never searched', () => {
+    const result = lintLayout('partials');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.findings, [
+      'partials/shop/charts/db/templates/_pod.tpl:3:5 info missing-liveness-probe postgres',
+      'partials/shop/charts/db/templates/_pod.tpl:8:7 warning timeout-not-below-period postgres',
+      'partials/shop/templates/_containers.yaml:3:3 warning missing-readiness-probe web',
+      'partials/shop/templates/_containers.yaml:9:5 warning timeout-not-below-period web',
+      'partials/shop/templates/memcached/_statefulset.tpl:16:11 info missing-readiness-probe memcached',
+      'partials/shop/templates/memcached/_statefulset.tpl:23:13 warning timeout-not-below-period memcached',
+    ]);
+  });
+
+  it('a container an inner overlay adds is found in that patch, though an outer patch touches the same list; a field the outer patch sets, in the outer patch', () => {
+    const result = lintLayout('chained-patches/overlays/prod');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.findings, [
+      'chained-patches/overlays/prod/resources.yaml:15:13 warning timeout-not-below-period api',
+      'chained-patches/overlays/with-sidecar/sidecar.yaml:12:11 warning liveness-mirrors-readiness proxy',
+      'chained-patches/overlays/with-sidecar/sidecar.yaml:14:13 warning timeout-not-below-period proxy',
+    ]);
   });
 
   it('templated container names (and a conditional sidecar first) keep each finding on its own container', () => {
@@ -148,6 +171,38 @@ describe('repository layouts', () => {
     assert.equal(result.code, 1);
     assert.deepEqual(result.findings, ['duplicates/monitor/templates/monitor.yaml:7:3 warning duplicate-key null']);
     assert.equal(result.raw.findings[0]!.pointer, '/spec/logLevel');
+  });
+
+  it('a file two kustomizations fall back to is linted once, and counted once', () => {
+    const result = lintLayout('shared-fallback');
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.findings, [
+      'shared-fallback/common/worker.yaml:13:11 info missing-readiness-probe worker',
+      'shared-fallback/common/worker.yaml:17:13 warning timeout-not-below-period worker',
+    ]);
+    assert.equal(result.raw.summary.resources, 1);
+    assert.equal(result.inputErrors.length, 2, 'each kustomization says why it was not built');
+  });
+
+  it('renderings that only rename an object fold into one finding that names the others, and the object counts once', () => {
+    const result = lintLayout('renamed-renderings');
+    assert.deepEqual(result.findings, ['renamed-renderings/web/templates/deployment.yaml:17:13 warning timeout-not-below-period web']);
+    const [finding] = result.raw.findings;
+    assert.deepEqual(finding!.alsoIn, ['Deployment/web-blue', 'Deployment/web-canary']);
+    assert.match(finding!.message, / The same in 3 renderings; the others: Deployment\/web-blue, Deployment\/web-canary\.$/);
+    assert.deepEqual([result.raw.summary.renderings, result.raw.summary.resources, result.raw.summary.containers], [3, 1, 1]);
+  });
+
+  it('never reports two findings of one rule at one place for one object, container and field, in any layout', () => {
+    for (const layout of readdirSync(LAYOUTS)) {
+      if (layout === 'packaged') continue; // needs its archive built (above)
+      const seen = new Set<string>();
+      for (const finding of lintLayout(layout).raw.findings) {
+        const key = JSON.stringify([finding.rule, finding.file, finding.line, finding.resource, finding.container, finding.pointer]);
+        assert.ok(!seen.has(key), `${layout}: ${key} twice`);
+        seen.add(key);
+      }
+    }
   });
 
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {

@@ -9,6 +9,13 @@ export interface SelectingService {
   selector: Record<string, string>;
   /** The container ports it sends to: `targetPort` (a number or a port name), else `port`. */
   targetPorts: (number | string)[];
+  /**
+   * Every port of it is for metrics: named so (`metrics`, `http-metrics`, `prometheus`…), or the one
+   * the Service's `prometheus.io/port` annotation names. Prometheus scrapes a pod through it whether
+   * or not the pod is Ready (its Kubernetes discovery lists not-ready endpoints too); no user traffic
+   * waits on the pod's readiness there.
+   */
+  metricsOnly: boolean;
   /** What is deployed together with it (see deploymentScope). */
   scope: string;
 }
@@ -98,6 +105,21 @@ export function selectingService(object: { apiVersion: string; kind: string; met
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
     selector: Object.fromEntries(entries),
     targetPorts,
+    metricsOnly: metricsOnly(Array.isArray(ports) ? ports : [], (object.metadata as { annotations?: unknown } | undefined)?.annotations),
     scope,
   };
+}
+
+/** Port names that say metrics, as charts and operators name them (`metrics`, `http-metrics`, `metrics-https`, `prometheus`, `prom`). */
+const METRICS_NAME = /^(?:[a-z0-9-]*-)?(?:metrics|prometheus|prom)(?:-[a-z0-9-]*)?$/;
+
+/** Whether each of a Service's ports is a metrics port, by its name or by the Service's `prometheus.io/port` annotation. */
+function metricsOnly(ports: readonly unknown[], annotations: unknown): boolean {
+  if (ports.length === 0) return false;
+  const scraped = annotations !== null && typeof annotations === 'object' ? (annotations as Record<string, unknown>)['prometheus.io/port'] : undefined;
+  return ports.every((entry) => {
+    const port = (entry ?? {}) as { name?: unknown; port?: unknown; targetPort?: unknown };
+    if (typeof port.name === 'string' && METRICS_NAME.test(port.name)) return true;
+    return typeof scraped === 'string' && scraped !== '' && (String(port.port) === scraped || String(port.targetPort) === scraped);
+  });
 }

@@ -27,16 +27,23 @@ export function inputCounts(
     }
   }
   if (renderings === 0) return (engine) => ({ files: plain, ...engine });
-  // Only rendered objects repeat: those seen before are taken off the engine's counts.
+  // Only rendered objects repeat: those seen before are taken off the engine's counts. An object is
+  // the n-th of its kind that a template writes in a rendering, whatever the rendering names it (a ci/
+  // values file may rename the release).
   const seen = new Set<string>();
+  const written = new Map<string, number>();
   let repeatedResources = 0;
   let repeatedContainers = 0;
   for (const document of documents) {
     for (const resource of document.resources) {
       const rendered = resource.origin.rendered;
       if (rendered?.root === undefined) continue;
-      const object = resource.object as { apiVersion?: unknown; kind?: unknown; metadata?: { namespace?: unknown; name?: unknown } };
-      const key = JSON.stringify([rendered.from, rendered.root, object.apiVersion, object.kind, object.metadata?.namespace, object.metadata?.name]);
+      const object = resource.object as { apiVersion?: unknown; kind?: unknown };
+      const template = JSON.stringify([rendered.from, rendered.root, resource.origin.file, object.apiVersion, object.kind]);
+      const inRendering = `${template}\u0000${rendered.values ?? ''}`;
+      const nth = written.get(inRendering) ?? 0;
+      written.set(inRendering, nth + 1);
+      const key = `${template}\u0000${nth}`;
       if (!seen.has(key)) {
         seen.add(key);
         continue;

@@ -42,6 +42,7 @@ function toJson(finding: LocatedFinding): Record<string, unknown> {
     pointer: finding.pointer,
   };
   if (finding.rendered !== undefined) json.rendered = finding.rendered;
+  if (finding.alsoIn !== undefined) json.alsoIn = finding.alsoIn;
   if (finding.fix !== undefined) json.fix = finding.fix;
   if (finding.evidence !== undefined) json.evidence = finding.evidence;
   if (finding.causes !== undefined) json.causes = finding.causes;

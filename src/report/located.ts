@@ -11,6 +11,8 @@ export interface LocatedFinding extends Finding {
   column: number | undefined;
   /** For rendered input: where the finding sits in the rendered output. */
   rendered?: { from: 'helm' | 'kustomize'; root: string | undefined; values: string | undefined; line: number; column: number; inside?: string };
+  /** Other objects the same finding was made on at the same place (renderings that rename them), as Kind/namespace/name. */
+  alsoIn?: string[];
 }
 
 export interface LocatedSuppressed extends LocatedFinding {
@@ -142,15 +144,26 @@ export function whereText(finding: LocatedFinding): string {
   return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}:${finding.column}`;
 }
 
+/** At most this many other objects are named when a finding folds renderings (the count says the rest). */
+const NAMED_RENDERINGS = 3;
+
 /**
- * A chart rendered with its ci/ values files repeats most findings of its default rendering at the
- * same template line: each is reported once, by the first rendering that found it.
+ * Each finding once. A file several kustomizations fall back to, or a chart rendered with its ci/
+ * values files, repeats findings at the same place: an exact repeat is dropped, and findings that
+ * differ only in the object's name or namespace (a values file that renames the release) fold into
+ * the first, which then says how many renderings it covers (`alsoIn`, and its message).
  */
 export function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
-  const seen = new Set<string>();
-  return findings.filter((finding) => {
-    if (finding.rendered === undefined) return true;
-    const key = [
+  const first = new Map<string, LocatedFinding>();
+  const seenObjects = new Map<LocatedFinding, Set<string>>();
+  const kept: LocatedFinding[] = [];
+  for (const finding of findings) {
+    // Without a place in a file, a finding is its object's alone.
+    if (finding.file === undefined || finding.line === undefined) {
+      kept.push(finding);
+      continue;
+    }
+    const place = [
       finding.file,
       finding.line,
       finding.column,
@@ -159,12 +172,28 @@ export function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
       finding.message,
       finding.container,
       finding.identity.kind,
-      finding.identity.name,
+      finding.pointer,
     ].join('\u0000');
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+    const object = describeResource(finding.identity);
+    const earlier = first.get(place);
+    if (earlier === undefined) {
+      first.set(place, finding);
+      seenObjects.set(finding, new Set([object]));
+      kept.push(finding);
+      continue;
+    }
+    const objects = seenObjects.get(earlier)!;
+    if (objects.has(object)) continue;
+    objects.add(object);
+    (earlier.alsoIn ??= []).push(object);
+  }
+  for (const finding of kept) {
+    if (finding.alsoIn === undefined) continue;
+    const others = finding.alsoIn;
+    const named = others.slice(0, NAMED_RENDERINGS).join(', ') + (others.length > NAMED_RENDERINGS ? `, and ${others.length - NAMED_RENDERINGS} more` : '');
+    finding.message = `${finding.message} The same in ${others.length + 1} renderings; the others: ${named}.`;
+  }
+  return kept;
 }
 
 /** A problem reading an input, as reports list it. */

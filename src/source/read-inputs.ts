@@ -109,12 +109,16 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
           renderKustomization(unit, { binary, files: cache, sandbox, guard }),
         );
         const charts: ChartUnit[] = [];
+        const linted = new Set(files.filter((file) => file.rendered === undefined && file.path !== '-').map((file) => resolve(file.path)));
         for (const built of builds) {
           files.push(...built.files);
           problems.push(...built.problems);
           notices.push(...built.notices);
-          if (built.unbuilt.length > 0) {
-            const local = readPlainInputs(built.unbuilt.map(shownPath), options.readStdin);
+          // A file that several kustomizations fall back to (or that was given itself) is linted once.
+          const unread = built.unbuilt.filter((file) => !linted.has(resolve(file)));
+          for (const file of unread) linted.add(resolve(file));
+          if (unread.length > 0) {
+            const local = readPlainInputs(unread.map(shownPath), options.readStdin);
             files.push(...local.files);
             problems.push(...local.problems);
           }

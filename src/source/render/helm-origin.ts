@@ -7,6 +7,7 @@ import type { Position } from '../../model/position.js';
 import type { ResourceOrigin } from '../../model/resource.js';
 import type { RenderedOrigin } from '../rendered.js';
 import type { SourceFile } from '../source-file.js';
+import { bodyText, DefineIndex } from './helm-defines.js';
 import { locateInTemplate, matchInTemplate, type FileCache, type TemplateMatch } from './locate-source.js';
 import { pathsIn } from './list-directory.js';
 import { deadLines } from './template-branches.js';
@@ -35,6 +36,8 @@ export function helmOrigin(
 ): RenderedOrigin {
   let sources: { offset: number; path: string }[] | undefined;
   let seen: { value: unknown } | undefined;
+  let defines: DefineIndex | undefined;
+  const defineIndex = () => (defines ??= new DefineIndex([...(root === undefined ? [] : [root]), ...subcharts.values()], files));
   const deadByTemplate = new Map<string, ReadonlySet<number> | undefined>();
   /**
    * Lines of a template that this rendering's values rule out: of the chart's own templates and of
@@ -92,7 +95,9 @@ export function helmOrigin(
           values,
           locateRendered,
           ...(packaged ? { inside: packaged.inside } : {}),
-          ...(absolute !== undefined && root !== undefined ? { editedIn: (pointer: string) => inNamedTemplate(root, absolute, pointer, value, files) } : {}),
+          ...(absolute !== undefined && root !== undefined
+            ? { editedIn: (pointer: string) => inNamedTemplate(defineIndex(), absolute, pointer, value, files) }
+            : {}),
         },
       };
     },
@@ -100,18 +105,26 @@ export function helmOrigin(
 }
 
 /**
- * The named template (`define` in a `_helpers.tpl`, `_pod.tpl` …) that renders what `pointer` names,
- * when it holds more of the path than the template that includes it: a probe written in
- * `_pod.tpl` is edited there, not at the `spec:` above the `include`.
+ * The named template (`define` in a `_helpers.tpl`, `_pod.yaml`, `memcached/_statefulset.tpl` …)
+ * that renders what `pointer` names, among those the template includes (transitively), when it holds
+ * more of the path than the template itself: a probe written in `_pod.tpl` is edited there, not at
+ * the `spec:` above the `include`, which stays the place only when no definition holds more.
  */
-function inNamedTemplate(root: string, template: string, pointer: string, value: unknown, files: FileCache): { file: string; position: Position } | undefined {
+function inNamedTemplate(
+  index: DefineIndex,
+  template: string,
+  pointer: string,
+  value: unknown,
+  files: FileCache,
+): { file: string; position: Position } | undefined {
   const text = files.text(template);
-  const own = text === undefined ? undefined : matchInTemplate(text, pointer, value, false);
+  if (text === undefined) return undefined;
+  const own = matchInTemplate(text, pointer, value, false);
   let best: { file: string; match: TemplateMatch } | undefined;
-  for (const helper of helperTemplates(root, template)) {
-    const helperText = files.text(helper);
-    const match = helperText === undefined ? undefined : matchInTemplate(helperText, pointer, value, true);
-    if (match !== undefined && match.depth > (best?.match.depth ?? own?.depth ?? 0)) best = { file: helper, match };
+  for (const define of index.reachedFrom(text, files)) {
+    const body = bodyText(define, files);
+    const match = body === undefined ? undefined : matchInTemplate(body, pointer, value, true);
+    if (match !== undefined && match.depth > (best?.match.depth ?? own?.depth ?? 0)) best = { file: define.file, match };
   }
   return best === undefined ? undefined : { file: shownPath(best.file), position: best.match.position };
 }
@@ -120,13 +133,6 @@ function inNamedTemplate(root: string, template: string, pointer: string, value:
 function chartOfTemplate(template: string): string | undefined {
   const marker = `${sep}templates${sep}`;
   return template.includes(marker) ? template.slice(0, template.lastIndexOf(marker)) : undefined;
-}
-
-/** The `.tpl` files of the template's chart and of the charts it vendors (a library chart such as bitnami's common). */
-function helperTemplates(root: string, template: string): string[] {
-  const chart = chartOfTemplate(template) ?? root;
-  const directories = [join(chart, 'templates'), ...pathsIn(join(root, 'charts'), 'directories').map((sub) => join(sub, 'templates'))];
-  return [...new Set(directories)].flatMap((directory) => pathsIn(directory, 'files').filter((file) => file.endsWith('.tpl')));
 }
 
 /**

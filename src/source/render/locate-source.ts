@@ -2,7 +2,7 @@
 // (found by the keys on the finding's path, since the template is not YAML), or the exact place in
 // the manifest a kustomization declared, or in the patch that set the value.
 import { isDeepStrictEqual } from 'node:util';
-import { parsePointer, valueAt } from '../../model/pointer.js';
+import { joinPointer, parsePointer, valueAt } from '../../model/pointer.js';
 import type { Position } from '../../model/position.js';
 import { isKubeObject } from '../../model/resource.js';
 import { readManifestFile } from '../inputs.js';
@@ -70,7 +70,8 @@ export function matchInTemplate(text: string, pointer: string, rendered: unknown
     const found = containerNameLine(lines, name, list, Number(container!.split('/').at(-1)));
     if (found !== undefined) {
       from = found.index;
-      anchor = { position: { line: found.index + 1, column: found.column }, depth: keysOf(parsePointer(container!)).length };
+      // The item itself counts: a template that names the container holds more of the path than one that only writes the list.
+      anchor = { position: { line: found.index + 1, column: found.column }, depth: keysOf(parsePointer(container!)).length + 1 };
     }
   }
   if (container !== undefined && anchor === undefined && !partial) {
@@ -78,7 +79,7 @@ export function matchInTemplate(text: string, pointer: string, rendered: unknown
     const item = listItemLine(lines, keysOf(parsePointer(container)), Number(container.split('/').at(-1)));
     if (item !== undefined) {
       from = item.index;
-      anchor = { position: { line: item.index + 1, column: item.column }, depth: keysOf(parsePointer(container)).length };
+      anchor = { position: { line: item.index + 1, column: item.column }, depth: keysOf(parsePointer(container)).length + 1 };
     }
   }
   const keys = keysOf(segments.slice(container === undefined || anchor === undefined ? 0 : parsePointer(container).length));
@@ -184,23 +185,62 @@ export function locateInManifests(
 ): { file: string; position: Position } | undefined {
   const want = valueAt(rendered, pointer);
   const original = matchingDocument(files, declaring, rendered);
-  if (original !== undefined && isDeepStrictEqual(valueAt(original.value, pointer), want)) return { file: declaring, position: original.locate(pointer) };
+  const inOriginal = original === undefined ? undefined : pointerIn(original.value, rendered, pointer);
+  if (inOriginal !== undefined && isDeepStrictEqual(valueAt(original!.value, inOriginal), want))
+    return { file: declaring, position: original!.locate(inOriginal) };
+  // The outermost patch first: the last to set the value, or the one that added the item.
   for (const patch of patches) {
     const document = matchingDocument(files, patch, rendered);
-    if (document !== undefined && pointerExists(document.value, pointer) && isDeepStrictEqual(valueAt(document.value, pointer), want)) {
-      return { file: patch, position: document.locate(pointer) };
-    }
+    const inPatch = document === undefined ? undefined : pointerIn(document.value, rendered, pointer);
+    if (inPatch !== undefined && isDeepStrictEqual(valueAt(document!.value, inPatch), want)) return { file: patch, position: document!.locate(inPatch) };
   }
-  return original === undefined ? undefined : { file: declaring, position: original.locate(pointer) };
+  if (original === undefined) return undefined;
+  return { file: declaring, position: original.locate(nearestPointerIn(original.value, rendered, pointer)) };
 }
 
-function pointerExists(root: unknown, pointer: string): boolean {
-  let node = root;
+/**
+ * The pointer in a manifest or strategic-merge patch to what `pointer` names in the rendered object:
+ * list items that carry a name (containers, ports, env…) are matched by it, as the merge matches them,
+ * so a patch's only container is the rendered object's second one when the names say so; undefined
+ * when the document does not hold it.
+ */
+function pointerIn(document: unknown, rendered: unknown, pointer: string): string | undefined {
+  let node = document;
+  let renderedNode = rendered;
+  const segments: string[] = [];
   for (const segment of parsePointer(pointer)) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, segment)) return false;
+    if (Array.isArray(node) && Array.isArray(renderedNode)) {
+      const item = renderedNode[Number(segment)] as { name?: unknown } | undefined;
+      const name = item !== null && typeof item === 'object' ? item.name : undefined;
+      const index =
+        typeof name === 'string'
+          ? node.findIndex((candidate) => (candidate as { name?: unknown } | null)?.name === name)
+          : Number(segment) < node.length
+            ? Number(segment)
+            : -1;
+      if (index === -1) return undefined;
+      segments.push(String(index));
+      node = node[index];
+      renderedNode = item;
+      continue;
+    }
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, segment)) return undefined;
+    segments.push(segment);
     node = (node as Record<string, unknown>)[segment];
+    renderedNode = renderedNode !== null && typeof renderedNode === 'object' ? (renderedNode as Record<string, unknown>)[segment] : undefined;
   }
-  return true;
+  return joinPointer('', ...segments);
+}
+
+/** The longest part of `pointer` the document holds (by name in named lists), for the nearest place. */
+function nearestPointerIn(document: unknown, rendered: unknown, pointer: string): string {
+  const segments = parsePointer(pointer);
+  for (let length = segments.length; length > 0; length--) {
+    const prefix = joinPointer('', ...segments.slice(0, length));
+    const found = pointerIn(document, rendered, prefix);
+    if (found !== undefined) return found;
+  }
+  return '';
 }
 
 /**
