@@ -36,11 +36,11 @@ function lintLayout(path: string, cwd = LAYOUTS) {
 }
 
 describe('repository layouts', () => {
-  it('a chart whose dependencies were never fetched: one input problem naming them and the command, and its own templates linted', () => {
+  it('a chart whose dependencies were never fetched: one input problem naming them, the command, and each rendering that fails without them; its own templates linted', () => {
     const result = lintLayout('missing-dependency');
     assert.equal(result.code, 2);
     assert.deepEqual(result.inputErrors, [
-      "missing-dependency/app/Chart.yaml: the chart's dependencies are not in missing-dependency/app/charts: redis 18.1.0 from https://charts.example.com/stable, common 2.x.x from oci://registry.example.com/charts; run `helm dependency build missing-dependency/app` (it needs the network) to fetch them; its own templates are linted without them",
+      "missing-dependency/app/Chart.yaml: the chart's dependencies are not in missing-dependency/app/charts: redis 18.1.0 from https://charts.example.com/stable, common 2.x.x from oci://registry.example.com/charts; run `helm dependency build missing-dependency/app` (it needs the network) to fetch them; its own templates are linted without them where they render; not rendered with missing-dependency/app/ci/redis-values.yaml: executing \"app/templates/cache-config.yaml\" at <include \"redis.fullname\" .Subcharts.redis>: error calling include: template: no template \"redis.fullname\" associated with template \"gotpl\"",
     ]);
     assert.deepEqual(result.findings, ['missing-dependency/app/templates/deployment.yaml:17:13 warning timeout-not-below-period app']);
   });
@@ -203,6 +203,17 @@ describe('repository layouts', () => {
         seen.add(key);
       }
     }
+  });
+
+  it('outside a git work tree, the working directory is the tree: an overlay reaches its ../../base, a base above it is refused by name', () => {
+    const work = mkdtempSync(join(tmpdir(), 'probe-lint-no-git-'));
+    cpSync(join(ROOT, 'test/fixtures/repo/kustomize'), join(work, 'kustomize'), { recursive: true });
+    const result = lintLayout('kustomize/overlays/staging', work);
+    assert.deepEqual(result.inputErrors, []);
+    assert.ok(result.findings.some((finding) => finding.startsWith('kustomize/base/deployment.yaml:')), result.findings.join('\n'));
+    const inside = lintLayout('.', join(work, 'kustomize/overlays/staging'));
+    assert.equal(inside.code, 2);
+    assert.match(inside.inputErrors[0]!, /^kustomization\.yaml: cannot build the kustomization \(kubectl kustomize \.\): kustomization\.yaml refers to \.\.\/\.\.\/base, which is \/.*\/kustomize\/base, outside the tree being linted/);
   });
 
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {

@@ -5,3 +5,4 @@ export function shownPath(path: string): string {
   const rel = relative(process.cwd(), resolve(path));
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
 }
+

@@ -129,10 +129,14 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   }
   if (absent.length > 0) {
     const names = absent.map(describeDependency).join(', ');
+    // A rendering that fails without them is named, with helm's reason: none is dropped unsaid.
+    const dropped = failures.map((failure) => `with ${failure.values ?? 'its defaults'}: ${failure.message}`).join('; ');
     const outcome =
-      rendering.files.length > 0
-        ? 'its own templates are linted without them'
-        : `its own templates cannot be rendered without them either (${failures[0]?.message ?? 'helm failed'})`;
+      rendering.files.length === 0
+        ? `its own templates cannot be rendered without them either (${failures[0]?.message ?? 'helm failed'})`
+        : failures.length === 0
+          ? 'its own templates are linted without them'
+          : `its own templates are linted without them where they render; not rendered ${dropped}`;
     rendering.problems.push({
       path: chartFile,
       message: `the chart's dependencies are not in ${join(chart.directory, 'charts')}: ${names}; run \`helm dependency build ${chart.directory}\` (it needs the network) to fetch them; ${outcome}`,

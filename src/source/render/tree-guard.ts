@@ -29,9 +29,13 @@ export function treeRootOf(path: string): string {
   for (;;) {
     if (existsSync(join(directory, '.git'))) return directory;
     const parent = dirname(directory);
-    if (parent === directory) return start;
+    if (parent === directory) break;
     directory = parent;
   }
+  // Outside a work tree, the working directory holding the path is the tree (as config discovery
+  // stops there): an overlay's ../../base beside it is in, anything above it is not.
+  const here = safeRealpath(process.cwd());
+  return here !== undefined && (start === here || start.startsWith(here.endsWith(sep) ? here : here + sep)) ? here : start;
 }
 
 export class TreeGuard {
@@ -81,7 +85,7 @@ export class TreeGuard {
           const target = safeRealpath(path);
           if (target === undefined) return `${shownPath(path)} is a broken symbolic link`;
           if (!this.inside(target))
-            return `${shownPath(path)} is a symbolic link to ${target}, outside the tree being linted; a chart may only read its own files`;
+            return `${shownPath(path)} is a symbolic link to ${shownPath(target)}, outside the tree being linted; a chart may only read its own files`;
           stats = statSync(target);
         }
         if (stats.isDirectory()) {
@@ -118,7 +122,7 @@ export class TreeGuard {
     const real = safeRealpath(target);
     if (real === undefined) return `${shownPath(from)} refers to ${reference}, a broken symbolic link`;
     if (!this.inside(real))
-      return `${shownPath(from)} refers to ${reference}, which is ${real}, outside the tree being linted; a kustomization may only read files inside it`;
+      return `${shownPath(from)} refers to ${reference}, which is ${shownPath(real)}, outside the tree being linted; a kustomization may only read files inside it`;
     const stats = statSync(real);
     if (!stats.isFile() && !stats.isDirectory()) return `${shownPath(from)} refers to ${reference}, which is not a regular file`;
     return undefined;
