@@ -40,7 +40,7 @@ describe('repository layouts', () => {
     const result = lintLayout('missing-dependency');
     assert.equal(result.code, 2);
     assert.deepEqual(result.inputErrors, [
-      "missing-dependency/app/Chart.yaml: the chart's dependencies are not in missing-dependency/app/charts: redis 18.1.0 from https://charts.example.com/stable, common 2.x.x from oci://registry.example.com/charts; run `helm dependency build missing-dependency/app` (it needs the network) to fetch them; its own templates are linted without them where they render; not rendered with missing-dependency/app/ci/redis-values.yaml: executing \"app/templates/cache-config.yaml\" at <include \"redis.fullname\" .Subcharts.redis>: error calling include: template: no template \"redis.fullname\" associated with template \"gotpl\"",
+      'missing-dependency/app/Chart.yaml: the chart\'s dependencies are not in missing-dependency/app/charts: redis 18.1.0 from https://charts.example.com/stable, common 2.x.x from oci://registry.example.com/charts; run `helm dependency build missing-dependency/app` (it needs the network) to fetch them; its own templates are linted without them where they render; not rendered with missing-dependency/app/ci/redis-values.yaml: executing "app/templates/cache-config.yaml" at <include "redis.fullname" .Subcharts.redis>: error calling include: template: no template "redis.fullname" associated with template "gotpl"',
     ]);
     assert.deepEqual(result.findings, ['missing-dependency/app/templates/deployment.yaml:17:13 warning timeout-not-below-period app']);
   });
@@ -73,10 +73,13 @@ describe('repository layouts', () => {
     ]);
   });
 
-  it('a container an inner overlay adds is found in that patch, though an outer patch touches the same list; a field the outer patch sets, in the outer patch', () => {
+  it('a container an inner overlay adds is found in that patch, though an outer patch touches the same list; a field the outer patch sets, in the outer patch; a container a JSON 6902 patch appends, in its operation', () => {
     const result = lintLayout('chained-patches/overlays/prod');
     assert.equal(result.code, 1);
     assert.deepEqual(result.findings, [
+      'chained-patches/overlays/prod/add-cache.yaml:10:7 warning timeout-not-below-period cache',
+      'chained-patches/overlays/prod/add-cache.yaml:4:3 info missing-readiness-probe cache',
+      'chained-patches/overlays/prod/add-cache.yaml:8:7 info exec-probe-dense-cluster cache',
       'chained-patches/overlays/prod/resources.yaml:15:13 warning timeout-not-below-period api',
       'chained-patches/overlays/with-sidecar/sidecar.yaml:12:11 warning liveness-mirrors-readiness proxy',
       'chained-patches/overlays/with-sidecar/sidecar.yaml:14:13 warning timeout-not-below-period proxy',
@@ -112,8 +115,8 @@ describe('repository layouts', () => {
     assert.equal(result.code, 1);
     assert.deepEqual(result.inputErrors, []);
     assert.deepEqual(result.findings, [
+      'helm-charts/deploy/charts/cache/templates/statefulset.yaml:14:11 info missing-liveness-probe cache',
       'helm-charts/deploy/charts/cache/templates/statefulset.yaml:18:13 warning timeout-not-below-period cache',
-      'helm-charts/deploy/charts/cache/templates/statefulset.yaml:4:3 info missing-liveness-probe cache',
     ]);
     assert.match(
       result.notices[0]!,
@@ -210,10 +213,16 @@ describe('repository layouts', () => {
     cpSync(join(ROOT, 'test/fixtures/repo/kustomize'), join(work, 'kustomize'), { recursive: true });
     const result = lintLayout('kustomize/overlays/staging', work);
     assert.deepEqual(result.inputErrors, []);
-    assert.ok(result.findings.some((finding) => finding.startsWith('kustomize/base/deployment.yaml:')), result.findings.join('\n'));
+    assert.ok(
+      result.findings.some((finding) => finding.startsWith('kustomize/base/deployment.yaml:')),
+      result.findings.join('\n'),
+    );
     const inside = lintLayout('.', join(work, 'kustomize/overlays/staging'));
     assert.equal(inside.code, 2);
-    assert.match(inside.inputErrors[0]!, /^kustomization\.yaml: cannot build the kustomization \(kubectl kustomize \.\): kustomization\.yaml refers to \.\.\/\.\.\/base, which is \/.*\/kustomize\/base, outside the tree being linted/);
+    assert.match(
+      inside.inputErrors[0]!,
+      /^kustomization\.yaml: cannot build the kustomization \(kubectl kustomize \.\): kustomization\.yaml refers to \.\.\/\.\.\/base, which is \/.*\/kustomize\/base, outside the tree being linted/,
+    );
   });
 
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {

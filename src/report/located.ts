@@ -1,5 +1,5 @@
 import type { Finding, SuppressedFinding } from '../engine/finding.js';
-import { positionOf } from '../engine/finding.js';
+import { positionOf, severityRank } from '../engine/finding.js';
 import type { AnyRule, Severity } from '../engine/rule.js';
 import { describeResource, type ResourceIdentity } from '../model/resource.js';
 
@@ -154,38 +154,37 @@ const NAMED_RENDERINGS = 3;
  * the first, which then says how many renderings it covers (`alsoIn`, and its message).
  */
 export function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
-  const first = new Map<string, LocatedFinding>();
-  const seenObjects = new Map<LocatedFinding, Set<string>>();
   const kept: LocatedFinding[] = [];
+  // Per place: where its finding stands in `kept`, and the objects it was made on.
+  const places = new Map<string, { index: number; objects: Set<string> }>();
   for (const finding of findings) {
     // Without a place in a file, a finding is its object's alone.
     if (finding.file === undefined || finding.line === undefined) {
       kept.push(finding);
       continue;
     }
-    const place = [
-      finding.file,
-      finding.line,
-      finding.column,
-      finding.rule,
-      finding.messageId,
-      finding.message,
-      finding.container,
-      finding.identity.kind,
-      finding.pointer,
-    ].join('\u0000');
+    // One finding of a rule per place, container and field: renderings may word it differently
+    // (another Service selects the pod in one of them), and the most severe wording is kept.
+    const key = [finding.file, finding.line, finding.column, finding.rule, finding.container, finding.identity.kind, finding.pointer].join('\u0000');
     const object = describeResource(finding.identity);
-    const earlier = first.get(place);
-    if (earlier === undefined) {
-      first.set(place, finding);
-      seenObjects.set(finding, new Set([object]));
+    const place = places.get(key);
+    if (place === undefined) {
+      places.set(key, { index: kept.length, objects: new Set([object]) });
       kept.push(finding);
       continue;
     }
-    const objects = seenObjects.get(earlier)!;
-    if (objects.has(object)) continue;
-    objects.add(object);
-    (earlier.alsoIn ??= []).push(object);
+    const earlier = kept[place.index]!;
+    if (severityRank(finding.severity) > severityRank(earlier.severity)) {
+      // The more severe takes the place; the objects of the earlier are the others it covers.
+      const others = [...(earlier.alsoIn ?? []), describeResource(earlier.identity)].filter((other) => other !== object);
+      if (others.length > 0) finding.alsoIn = others;
+      kept[place.index] = finding;
+      place.objects.add(object);
+      continue;
+    }
+    if (place.objects.has(object)) continue;
+    place.objects.add(object);
+    (kept[place.index]!.alsoIn ??= []).push(object);
   }
   for (const finding of kept) {
     if (finding.alsoIn === undefined) continue;

@@ -5,4 +5,3 @@ export function shownPath(path: string): string {
   const rel = relative(process.cwd(), resolve(path));
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
 }
-

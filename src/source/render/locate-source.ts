@@ -64,12 +64,14 @@ export function matchInTemplate(text: string, pointer: string, rendered: unknown
   const container = /^(.*\/(?:containers|initContainers|ephemeralContainers)\/\d+)(?:\/|$)/.exec(pointer)?.[1];
   const name = container === undefined ? undefined : (valueAt(rendered, container) as { name?: unknown } | undefined)?.name;
   let from = 0;
+  let to = lines.length - 1;
   let anchor: TemplateMatch | undefined;
   if (typeof name === 'string') {
     const list = container!.split('/').at(-2)!;
     const found = containerNameLine(lines, name, list, Number(container!.split('/').at(-1)));
     if (found !== undefined) {
-      from = found.index;
+      // The container's keys are looked for in its whole item: `name:` need not come first (keys sorted, `- args:` first).
+      ({ from, to } = itemBounds(lines, found.index));
       // The item itself counts: a template that names the container holds more of the path than one that only writes the list.
       anchor = { position: { line: found.index + 1, column: found.column }, depth: keysOf(parsePointer(container!)).length + 1 };
     }
@@ -83,7 +85,7 @@ export function matchInTemplate(text: string, pointer: string, rendered: unknown
     }
   }
   const keys = keysOf(segments.slice(container === undefined || anchor === undefined ? 0 : parsePointer(container).length));
-  let best = walkKeys(lines, keys, from, anchor);
+  let best = walkKeys(lines, keys, from, anchor, to);
   if (partial && anchor === undefined) {
     // A named template: try starting the walk at each key of the path, and keep the deepest.
     for (let skip = 1; skip < keys.length; skip++) {
@@ -99,14 +101,52 @@ function keysOf(segments: string[]): string[] {
   return segments.filter((segment) => !/^\d+$/.test(segment));
 }
 
-/** Down the path key by key, each looked for below the one before: the last one written is the place. */
-function walkKeys(lines: string[], keys: string[], from: number, anchor: TemplateMatch | undefined): TemplateMatch | undefined {
+/**
+ * The lines of the list item a container's `name:` line belongs to: from the item's `- ` line (the
+ * name line itself, or one above at the name's indentation less two) to the line before the next
+ * line indented no deeper than the item. Lines of template actions alone are passed over.
+ */
+function itemBounds(lines: string[], nameIndex: number): { from: number; to: number } {
+  const indentOf = (line: string) => line.length - line.trimStart().length;
+  const passedOver = (line: string) => line.trim() === '' || line.trimStart().startsWith('#') || /^\{\{.*\}\}$/.test(line.trim());
+  const nameLine = lines[nameIndex]!;
+  let from = nameIndex;
+  let itemIndent = indentOf(nameLine);
+  if (!/^\s*-\s/.test(nameLine)) {
+    const keyIndent = indentOf(nameLine);
+    for (let index = nameIndex - 1; index >= 0; index--) {
+      const line = lines[index]!;
+      if (passedOver(line)) continue;
+      const indent = indentOf(line);
+      if (/^\s*-\s/.test(line) && indent + 2 === keyIndent) {
+        from = index;
+        itemIndent = indent;
+        break;
+      }
+      if (indent < keyIndent) break;
+    }
+    if (from === nameIndex) itemIndent = keyIndent - 2;
+  }
+  let to = lines.length - 1;
+  for (let index = from + 1; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (passedOver(line)) continue;
+    if (indentOf(line) <= itemIndent) {
+      to = index - 1;
+      break;
+    }
+  }
+  return { from, to };
+}
+
+/** Down the path key by key, each looked for below the one before (and, in an item, within it): the last one written is the place. */
+function walkKeys(lines: string[], keys: string[], from: number, anchor: TemplateMatch | undefined, to = lines.length - 1): TemplateMatch | undefined {
   let found = anchor;
   let depth = anchor?.depth ?? 0;
   for (const segment of keys) {
     const key = escape(segment);
     const pattern = new RegExp(`^(\\s*(?:-\\s+)?)(?:"${key}"|'${key}'|${key})\\s*:`);
-    const index = lines.findIndex((line, number) => number >= from && pattern.test(line));
+    const index = lines.findIndex((line, number) => number >= from && number <= to && pattern.test(line));
     if (index === -1) break;
     depth++;
     found = { position: { line: index + 1, column: pattern.exec(lines[index]!)![1]!.length + 1 }, depth };
@@ -153,6 +193,8 @@ function containerNameLine(lines: string[], name: string, list: string, position
     const match = line.exec(lines[index]!);
     if (match === null) continue;
     const written = match[2]!.replace(/^(["'])(.*)\1$/, '$2');
+    // A name above the list's key (the object's own `metadata: name:`) is no container's.
+    if (listStart !== -1 && index <= listStart) continue;
     let literal: number;
     if (written === name) literal = Number.MAX_SAFE_INTEGER;
     else if (written.includes('{{') && index > listStart && listStart !== -1 && match[1]!.includes('-')) {
@@ -193,9 +235,46 @@ export function locateInManifests(
     const document = matchingDocument(files, patch, rendered);
     const inPatch = document === undefined ? undefined : pointerIn(document.value, rendered, pointer);
     if (inPatch !== undefined && isDeepStrictEqual(valueAt(document!.value, inPatch), want)) return { file: patch, position: document!.locate(inPatch) };
+    const operation = document === undefined ? inJsonPatch(files, patch, rendered, pointer, want) : undefined;
+    if (operation !== undefined) return { file: patch, position: operation };
   }
   if (original === undefined) return undefined;
   return { file: declaring, position: original.locate(nearestPointerIn(original.value, rendered, pointer)) };
+}
+
+/**
+ * The place in a JSON 6902 patch file (a list of operations) whose `add` or `replace` put what
+ * `pointer` names into the rendered object: the operation's path leads to it (`-`, an append, to the
+ * item the pointer names), and its value holds it — the same value, or for a whole list item, an
+ * item of the same name (kustomize may change its image after).
+ */
+function inJsonPatch(files: FileCache, patch: string, rendered: unknown, pointer: string, want: unknown): Position | undefined {
+  const source = files.source(patch);
+  if (source === undefined) return undefined;
+  const segments = parsePointer(pointer);
+  for (const document of source.documents) {
+    if (!Array.isArray(document.value)) continue;
+    for (const [index, operation] of (document.value as unknown[]).entries()) {
+      const { op, path, value } = (operation ?? {}) as { op?: unknown; path?: unknown; value?: unknown };
+      if ((op !== 'add' && op !== 'replace') || typeof path !== 'string' || value === undefined) continue;
+      const target = parsePointer(path);
+      if (target.length > segments.length || !target.every((segment, at) => segment === segments[at] || (segment === '-' && /^\d+$/.test(segments[at]!))))
+        continue;
+      const at = valueAt(rendered, joinPointer('', ...segments.slice(0, target.length)));
+      const rest = joinPointer('', ...segments.slice(target.length));
+      const inValue = pointerIn(value, at, rest);
+      if (inValue === undefined) continue;
+      const held = valueAt(value, inValue);
+      const sameItem = rest === '' && sameName(held, want);
+      if (isDeepStrictEqual(held, want) || sameItem) return source.locate(document.index, joinPointer(`/${index}/value`, ...parsePointer(inValue)));
+    }
+  }
+  return undefined;
+}
+
+function sameName(a: unknown, b: unknown): boolean {
+  const name = (value: unknown) => (value !== null && typeof value === 'object' ? (value as { name?: unknown }).name : undefined);
+  return typeof name(a) === 'string' && name(a) === name(b);
 }
 
 /**
