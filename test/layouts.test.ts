@@ -60,7 +60,7 @@ describe('repository layouts', () => {
     assert.deepEqual(result.findings, ['named-templates/web/templates/_pod.tpl:11:7 warning timeout-not-below-period web']);
   });
 
-  it('named templates in a subfolder of templates/, in _*.yaml partials and in a dependency chart are where their findings go, container by container; a define the template never includes is never searched', () => {
+  it('named templates in a subfolder of templates/, in _*.yaml partials and in a dependency chart are where their findings go, container by container; a define the template never includes is never searched; a template of two objects, each in its own document', () => {
     const result = lintLayout('partials');
     assert.equal(result.code, 1);
     assert.deepEqual(result.findings, [
@@ -70,6 +70,9 @@ describe('repository layouts', () => {
       'partials/shop/templates/_containers.yaml:9:5 warning timeout-not-below-period web',
       'partials/shop/templates/memcached/_statefulset.tpl:16:11 info missing-readiness-probe memcached',
       'partials/shop/templates/memcached/_statefulset.tpl:23:13 warning timeout-not-below-period memcached',
+      'partials/shop/templates/workers.yaml:16:11 warning liveness-mirrors-readiness indexer',
+      'partials/shop/templates/workers.yaml:35:11 warning liveness-mirrors-readiness mailer',
+      'partials/shop/templates/workers.yaml:38:13 warning timeout-not-below-period mailer',
     ]);
   });
 
@@ -108,6 +111,18 @@ describe('repository layouts', () => {
       'required-values/worker/templates/deployment.yaml:19:13 warning timeout-not-below-period worker',
     ]);
     assert.doesNotMatch(JSON.stringify(result.raw), /--debug/);
+  });
+
+  it('a chart with no ci/ values whose defaults do not render is rendered with the values files beside values.yaml, and says so', () => {
+    const result = lintLayout('side-values');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.inputErrors, []);
+    assert.deepEqual(result.findings, ['side-values/api/templates/deployment.yaml:17:13 warning timeout-not-below-period api']);
+    assert.equal(result.notices.length, 1);
+    assert.match(
+      result.notices[0]!,
+      /^probe-lint: rendered chart side-values\/api with side-values\/api\/values-dev\.yaml, side-values\/api\/values-prod\.yaml: with its defaults alone it does not render \(.*nil pointer evaluating interface \{\}\.timeout\)$/,
+    );
   });
 
   it('a kustomization that inflates a local chart (helmCharts:) lints the chart with its values and its own files', () => {

@@ -83,7 +83,7 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   // What every rendering of this chart reads, for the cache key (not with the network: what it fetches may change).
   const cache = options.sandbox.limits.allowNetwork ? undefined : options.cache;
   const content = cache === undefined ? [] : [...treeContent(chart.directory), ...[...local.values()].flatMap((path) => treeContent(path))];
-  for (const values of [undefined, ...ciValues]) {
+  const renderWith = async (values: string | undefined) => {
     const args = ['template', 'release-name', resolve(directory)];
     for (const file of chart.values ?? []) args.push('--values', file);
     if (values !== undefined) args.push('--values', resolve(values));
@@ -111,7 +111,7 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     if (key !== undefined && cached === undefined && run.stopped === undefined && run.networkAttempts.length === 0) cache!.set(key, run);
     if (run.code !== 0) {
       failures.push({ values, message: renderFailure(run, options.sandbox.limits).replaceAll(resolve(directory), chart.directory) });
-      continue;
+      return;
     }
     rendering.files.push({
       path: `${values ?? chart.directory} (helm template)`,
@@ -126,6 +126,21 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
             ),
       ),
     });
+  };
+  for (const values of [undefined, ...ciValues]) await renderWith(values);
+  // A chart with no ci/ values whose defaults do not render (values.yaml left empty on purpose) is
+  // rendered as its README asks, with the values files beside values.yaml (values-native.yaml…).
+  const besides = rendering.files.length === 0 && ciValues.length === 0 && failures.length > 0 ? sideValuesFiles(chart.directory) : [];
+  for (const values of besides) await renderWith(values);
+  if (besides.length > 0 && rendering.files.length > 0) {
+    const [defaults, ...rest] = failures;
+    rendering.notices.push(
+      `rendered chart ${chart.directory} with ${besides
+        .filter((file) => !rest.some((failure) => failure.values === file))
+        .map(shownPath)
+        .join(', ')}: with its defaults alone it does not render (${defaults!.message})`,
+    );
+    failures.splice(0, 1);
   }
   if (absent.length > 0) {
     const names = absent.map(describeDependency).join(', ');
@@ -153,6 +168,14 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     rendering.problems.push({ path: chartFile, message: `cannot render the chart (helm template ${label}): ${failure.message}` });
   }
   return rendering;
+}
+
+/** values-*.yaml and *-values.yaml beside the chart's values.yaml, sorted. */
+function sideValuesFiles(chart: string): string[] {
+  return readdirSync(chart)
+    .filter((name) => /^values-.+\.ya?ml$|^.+-values\.ya?ml$/.test(name))
+    .sort()
+    .map((name) => join(chart, name));
 }
 
 /** ci/*-values.yaml, sorted. */

@@ -60,7 +60,9 @@ export function locateInTemplate(text: string, pointer: string, rendered: unknow
 export function matchInTemplate(text: string, pointer: string, rendered: unknown, partial: boolean, dead?: ReadonlySet<number>): TemplateMatch | undefined {
   const segments = parsePointer(pointer);
   // Lines of a branch this rendering's values rule out cannot have rendered it: as if blank.
-  const lines = dead === undefined || dead.size === 0 ? text.split('\n') : text.split('\n').map((line, index) => (dead.has(index) ? '' : line));
+  const written = dead === undefined || dead.size === 0 ? text.split('\n') : text.split('\n').map((line, index) => (dead.has(index) ? '' : line));
+  // A template of several documents: only the one that renders this object is searched.
+  const lines = partial ? written : ownDocument(written, rendered);
   const container = /^(.*\/(?:containers|initContainers|ephemeralContainers)\/\d+)(?:\/|$)/.exec(pointer)?.[1];
   const name = container === undefined ? undefined : (valueAt(rendered, container) as { name?: unknown } | undefined)?.name;
   let from = 0;
@@ -99,6 +101,40 @@ export function matchInTemplate(text: string, pointer: string, rendered: unknown
 
 function keysOf(segments: string[]): string[] {
   return segments.filter((segment) => !/^\d+$/.test(segment));
+}
+
+/**
+ * The lines of the template's document (between `---` lines) that renders `rendered`, the others
+ * blanked: the one whose `kind:` is the object's, and among several, the one whose metadata name
+ * matches it best (literal text over template actions). All lines when the template has one document
+ * or none fits.
+ */
+function ownDocument(lines: string[], rendered: unknown): string[] {
+  const separators = lines.flatMap((line, index) => (/^---(\s|$)/.test(line) ? [index] : []));
+  if (separators.length === 0 || !isKubeObject(rendered)) return lines;
+  const bounds = [-1, ...separators, lines.length].slice(0, -1).map((start, at, starts) => ({ from: start + 1, to: (starts[at + 1] ?? lines.length) - 1 }));
+  const kind = new RegExp(`^kind:\\s*["']?${escape(rendered.kind)}["']?\\s*(#.*)?$`);
+  const ofKind = bounds.filter(({ from, to }) => lines.slice(from, to + 1).some((line) => kind.test(line)));
+  if (ofKind.length === 0) return lines;
+  const name = nameOf(rendered);
+  const score = ({ from, to }: { from: number; to: number }) =>
+    Math.max(
+      -1,
+      ...lines.slice(from, to + 1).map((line) => {
+        const match = /^ {2}name:\s*(.+?)\s*(?:#.*)?$/.exec(line);
+        return match === null ? -1 : nameScore(match[1]!.replace(/^(["'])(.*)\1$/, '$2'), name);
+      }),
+    );
+  const best = ofKind.reduce((a, b) => (score(b) > score(a) ? b : a));
+  return lines.map((line, index) => (index >= best.from && index <= best.to ? line : ''));
+}
+
+/** How well a written name (literal text and template actions) renders `name`: the literal length, -1 when it cannot. */
+function nameScore(written: string, name: string): number {
+  if (written === name) return Number.MAX_SAFE_INTEGER;
+  if (!written.includes('{{')) return -1;
+  const parts = written.split(/\{\{.*?\}\}/);
+  return new RegExp(`^${parts.map(escape).join('.*?')}$`).test(name) ? parts.join('').length : -1;
 }
 
 /**
