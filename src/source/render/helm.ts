@@ -143,7 +143,6 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     failures.splice(0, 1);
   }
   if (absent.length > 0) {
-    const names = absent.map(describeDependency).join(', ');
     // A rendering that fails without them is named, with helm's reason: none is dropped unsaid.
     const dropped = failures.map((failure) => `with ${failure.values ?? 'its defaults'}: ${failure.message}`).join('; ');
     const outcome =
@@ -152,10 +151,22 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
         : failures.length === 0
           ? 'its own templates are linted without them'
           : `its own templates are linted without them where they render; not rendered ${dropped}`;
-    rendering.problems.push({
-      path: chartFile,
-      message: `the chart's dependencies are not in ${join(chart.directory, 'charts')}: ${names}; run \`helm dependency build ${chart.directory}\` (it needs the network) to fetch them; ${outcome}`,
-    });
+    // A file:// dependency that leads to no chart here is the repository's to fix: the network would not bring it.
+    const broken = absent.filter((dependency) => dependency.repository?.startsWith('file://'));
+    const fetchable = absent.filter((dependency) => !broken.includes(dependency));
+    const causes = [
+      ...(fetchable.length > 0
+        ? [
+            `the chart's dependencies are not in ${join(chart.directory, 'charts')}: ${fetchable.map(describeDependency).join(', ')}; run \`helm dependency build ${chart.directory}\` (it needs the network) to fetch them`,
+          ]
+        : []),
+      ...(broken.length > 0
+        ? [
+            `${broken.map(describeDependency).join(', ')} ${broken.length === 1 ? 'leads' : 'lead'} to no chart in the tree being linted (the path is relative to ${chart.directory}; helm dependency build fails on it too)`,
+          ]
+        : []),
+    ];
+    rendering.problems.push({ path: chartFile, message: `${causes.join('; ')}; ${outcome}` });
     return rendering;
   }
   const defaultsOnly = failures.length === 1 && failures[0]!.values === undefined && rendering.files.length > 0 && ciValues.length > 0;
