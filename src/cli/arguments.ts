@@ -16,6 +16,8 @@ const SEVERITIES = ['error', 'warning', 'info'] as const;
 /** What lint and audit share. */
 export interface ReportArguments {
   format: Format;
+  /** --report FORMAT=FILE: more reports of the same run, each written to its file. */
+  reports: { format: Format; file: string }[];
   failOn: FailOn;
   minSeverity: Severity;
   config: string | undefined;
@@ -250,6 +252,11 @@ function reportArguments(
   }
   return {
     format: oneOf<Format>(string('format') ?? 'text', REPORT_FORMATS, '--format'),
+    reports: list('report').map((value) => {
+      const equals = value.indexOf('=');
+      if (equals <= 0 || equals === value.length - 1) throw new UsageError(`--report takes FORMAT=FILE (got "${value}")`);
+      return { format: oneOf<Format>(value.slice(0, equals), REPORT_FORMATS, '--report'), file: value.slice(equals + 1) };
+    }),
     failOn: oneOf(string('fail-on') ?? 'warning', FAIL_ON, '--fail-on'),
     minSeverity: oneOf(string('min-severity') ?? 'info', SEVERITIES, '--min-severity'),
     config: string('config'),

@@ -28,8 +28,8 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   }
   const outcome = session.lint(inputs, {
     minSeverity: args.minSeverity,
-    listObjects: formatListsObjects(args.format),
-    release: !formatReadsObjects(args.format),
+    listObjects: [args.format, ...args.reports.map((report) => report.format)].some(formatListsObjects),
+    release: ![args.format, ...args.reports.map((report) => report.format)].some(formatReadsObjects),
     failIfNoObjects: args.failIfNoObjects ?? args.paths.every((path) => path === '-'),
   });
   return (await reportOutcome(outcome, { args, io, enabledRules: session.enabledRuleIds, report })).code;

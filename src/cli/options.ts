@@ -56,6 +56,14 @@ export const OPTIONS: readonly OptionSpec[] = [
   },
   { name: 'min-severity', type: 'string', value: 'LEVEL', description: 'show only findings at or above: info (default), warning, error', commands: REPORTING },
   {
+    name: 'report',
+    type: 'string',
+    multiple: true,
+    value: 'FORMAT=FILE',
+    description: 'also write the report in FORMAT to FILE, from the same run (repeatable; e.g. --report sarif=probe-lint.sarif --report markdown=summary.md)',
+    commands: REPORTING,
+  },
+  {
     name: 'enable',
     type: 'string',
     multiple: true,

@@ -3,7 +3,10 @@ import { RULES } from '../../rules/index.js';
 import { severityRank } from '../engine/finding.js';
 import type { Severity } from '../engine/rule.js';
 import type { LintOutcome } from '../lint/index.js';
+import { resolve } from 'node:path';
 import { reportChunks } from '../report/formats.js';
+import { visible } from '../report/visible.js';
+import { writeFileAtomic } from '../source/atomic-write.js';
 import { summarize, type ReportInput } from '../report/located.js';
 import type { FailOn, ReportArguments } from './arguments.js';
 import { useColor, type CommandIo } from './context.js';
@@ -43,6 +46,17 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
   for (const chunk of await reportChunks(args.format, input)) {
     context.report(chunk);
     await written?.();
+  }
+  // More formats of the same run (--report), each written whole and atomically: a report a CI step
+  // reads is never half a file. One that cannot be written is an input error of the run.
+  for (const { format, file } of args.reports) {
+    try {
+      // A file is no terminal: no colour, no width.
+      writeFileAtomic(resolve(io.cwd, file), Buffer.from([...(await reportChunks(format, { ...input, color: false, columns: undefined }))].join('')));
+    } catch (error) {
+      io.stderr(`probe-lint: cannot write the ${format} report to ${visible(file)}: ${visible((error as Error).message)}\n`);
+      return { code: 2, input };
+    }
   }
   if (outcome.inputErrors.length > 0) return { code: 2, input };
   return { code: outcome.findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0, input };
