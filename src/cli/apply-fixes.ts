@@ -2,14 +2,23 @@
 import { fixSourceText } from '../fix/fix-source.js';
 import { unifiedDiff, writeFixedFile } from '../fix/write-fixes.js';
 import type { LintInputs, LintSession } from '../lint/index.js';
+import type { ProgressListener } from '../model/progress.js';
 import type { LintArguments } from './arguments.js';
 import type { CommandIo } from './context.js';
 
 /** Fixes each file's text in place in `inputs`, and writes, diffs or prints it; what cannot be written is an input error. */
-export function applyFixes(inputs: LintInputs, session: LintSession, kinds: LintArguments['fixTypes'], dryRun: boolean, io: CommandIo): void {
+export function applyFixes(
+  inputs: LintInputs,
+  session: LintSession,
+  kinds: LintArguments['fixTypes'],
+  dryRun: boolean,
+  io: CommandIo,
+  progress?: ProgressListener,
+): void {
   let fixedProblems = 0;
   let fixedFiles = 0;
-  for (const file of inputs.files) {
+  for (const [index, file] of inputs.files.entries()) {
+    progress?.({ task: dryRun ? 'checking fixes in {count} files' : 'fixing {count} files', done: index, total: inputs.files.length, current: file.path });
     // Rendered charts and kustomizations are not files the user edits: their findings point at the
     // sources instead. Rendered text on stdin is fixed and printed like any stream, never swallowed.
     if (file.rendered !== undefined && file.path !== '-') continue;

@@ -16,6 +16,8 @@ const SEVERITIES = ['error', 'warning', 'info'] as const;
 /** What lint and audit share. */
 export interface ReportArguments {
   format: Format;
+  /** --no-progress. */
+  noProgress: boolean;
   /** --report FORMAT=FILE: more reports of the same run, each written to its file. */
   reports: { format: Format; file: string }[];
   failOn: FailOn;
@@ -46,6 +48,8 @@ export interface LintArguments extends ReportArguments {
 
 export interface TimelineArguments {
   command: 'timeline';
+  /** --no-progress. */
+  noProgress: boolean;
   paths: string[];
   container: string | undefined;
   format: TimelineFormat;
@@ -154,6 +158,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         paths: positionals,
         container: string('container'),
         format: oneOf(string('format') ?? 'text', TIMELINE_FORMATS, '--format'),
+        noProgress: flag('no-progress'),
         render: renderOptions(string, flag, list),
         config: string('config'),
         exclude: list('exclude'),
@@ -252,6 +257,7 @@ function reportArguments(
   }
   return {
     format: oneOf<Format>(string('format') ?? 'text', REPORT_FORMATS, '--format'),
+    noProgress: flag('no-progress'),
     reports: list('report').map((value) => {
       const equals = value.indexOf('=');
       if (equals <= 0 || equals === value.length - 1) throw new UsageError(`--report takes FORMAT=FILE (got "${value}")`);

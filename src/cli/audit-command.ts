@@ -9,7 +9,7 @@ import { listWorkloads, type OwnedObjects } from '../cluster/workloads.js';
 import type { RuntimeEvidence } from '../engine/runtime-evidence.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import type { AuditArguments } from './arguments.js';
-import { loadConfigOrReport, withRuleSelection, type CommandIo } from './context.js';
+import { commandProgress, loadConfigOrReport, withRuleSelection, type CommandIo } from './context.js';
 import { reportOutcome } from './report-outcome.js';
 import { LintSession } from '../lint/index.js';
 import { visible } from '../report/visible.js';
@@ -31,9 +31,11 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   const guard = new CallGuard({ ...guardOptions(config), failureThreshold: 1 }, systemClock, undefined, undefined);
   let objects;
   const owned: OwnedObjects | undefined = args.since === undefined ? undefined : { pods: [], jobs: [] };
+  const progress = await commandProgress(io, args.noProgress);
   try {
-    objects = await listWorkloads(client, guard, namespace, owned);
+    objects = await listWorkloads(client, guard, namespace, owned, progress.listener);
   } catch (error) {
+    progress.end();
     io.stderr(
       `probe-lint audit: cannot read the workloads from ${visible(client.config.getCurrentCluster()?.server ?? 'the cluster')}: ${visible((error as Error).message)}\n`,
     );
@@ -45,25 +47,37 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
     try {
       cluster = await fetchClusterFactsOnce(client, config);
     } catch (error) {
-      io.stderr(`probe-lint audit: warning: cannot read cluster density: ${visible((error as Error).message)}; auditing without it\n`);
+      progress.stderr(`probe-lint audit: warning: cannot read cluster density: ${visible((error as Error).message)}; auditing without it\n`);
     }
   }
   // What the kubelet did: the window's Events and the Pods' restart counts (one attempt, like density).
   let evidence: RuntimeEvidence | undefined;
   if (args.since !== undefined && owned !== undefined) {
     try {
+      progress.listener?.({ task: 'reading the Events ({count})', done: 0, total: 1, current: `since ${args.since.text}` });
       evidence = await collectEvidence(client, guard, { namespace, since: args.since, now: Date.now() }, { objects, ...owned });
     } catch (error) {
-      io.stderr(`probe-lint audit: warning: cannot read runtime evidence (Events): ${visible((error as Error).message)}; auditing the specs only\n`);
+      progress.stderr(`probe-lint audit: warning: cannot read runtime evidence (Events): ${visible((error as Error).message)}; auditing the specs only\n`);
     }
   }
+  progress.end();
   const session = new LintSession({ rules: RULES, config, cluster, strict: args.strict, ...(evidence ? { evidence } : {}) });
   const outcome = session.lintObjects(objects, { minSeverity: args.minSeverity, runtime: evidence !== undefined });
   const { code, input: reported } = await reportOutcome(outcome, { args, io, enabledRules: session.enabledRuleIds, report: io.stdout });
   if (args.applyReports === undefined) return code;
   const kinds = REPORT_KINDS[args.applyReports];
+  const writing = await commandProgress(io, args.noProgress);
   try {
-    const { applied, deleted, failed } = await applyReports(client, guard, policyReportObjects(reported, kinds), kinds, namespace, MANAGED_BY);
+    const { applied, deleted, failed } = await applyReports(
+      client,
+      guard,
+      policyReportObjects(reported, kinds),
+      kinds,
+      namespace,
+      MANAGED_BY,
+      writing.listener,
+    );
+    writing.end();
     io.stderr(`probe-lint audit: wrote ${applied} ${kinds.namespaced} object${applied === 1 ? '' : 's'}${deleted > 0 ? `, deleted ${deleted} stale` : ''}\n`);
     for (const report of failed)
       io.stderr(
@@ -71,6 +85,7 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
       );
     if (failed.length > 0) return 2;
   } catch (error) {
+    writing.end();
     io.stderr(`probe-lint audit: cannot write the reports: ${visible((error as Error).message)}\n`);
     return 2;
   }

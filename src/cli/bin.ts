@@ -47,6 +47,7 @@ const code = await main(argv, {
   },
   readStdin: () => readFileSync(0),
   isTty: process.stdout.isTTY === true,
+  ...(process.stderr.isTTY === true ? { errorTerminal: process.stderr } : {}),
   ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
   env: process.env,
   cwd: process.cwd(),

@@ -2,6 +2,7 @@
 // command line, and cluster facts. Built once per run by main(), passed to the command.
 import { RULES } from '../../rules/index.js';
 import type { ClusterFacts } from '../engine/cluster-facts.js';
+import type { ProgressListener } from '../model/progress.js';
 import { clusterFactsFrom, ConfigError, type ProbeLintConfig, type RuleSetting } from '../engine/config.js';
 import { discoverConfigFile } from '../engine/config-discovery.js';
 import { didYouMean } from '../engine/did-you-mean.js';
@@ -21,6 +22,8 @@ export interface CommandIo {
   columns?: number;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** stderr when it is a terminal: where progress may be drawn. */
+  errorTerminal?: NodeJS.WriteStream;
   /**
    * The process's own streams, for a command that speaks a protocol over them (lsp). A function:
    * touching process.stdin turns a piped stdin non-blocking, and readStdin's synchronous read then fails (EAGAIN).
@@ -97,4 +100,31 @@ export function useColor(flag: boolean | undefined, io: CommandIo): boolean {
   if (io.env.FORCE_COLOR !== undefined) return io.env.FORCE_COLOR !== '0' && io.env.FORCE_COLOR !== 'false';
   if (io.env.TERM === 'dumb') return false;
   return io.isTty;
+}
+
+/** The progress of a command's long work: drawn on stderr when it is a terminal, not in CI, not with TERM=dumb or --no-progress. */
+export interface CommandProgress {
+  listener: ProgressListener | undefined;
+  /** Writes to stderr without breaking the progress line (it is erased first, and drawn again later). */
+  stderr: (text: string) => void;
+  /** The work is over: the line is erased for good. */
+  end: () => void;
+}
+
+export async function commandProgress(io: CommandIo, disabled: boolean): Promise<CommandProgress> {
+  const terminal = io.errorTerminal;
+  // CI=false or an empty CI is no CI (as the ci-info convention reads it).
+  const inCi = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  if (terminal === undefined || disabled || inCi || io.env.TERM === 'dumb') return { listener: undefined, stderr: io.stderr, end: () => {} };
+  // Loaded only when drawn: a run in a pipe or in CI does not pay for it.
+  const { ProgressLine } = await import('./progress-line.js');
+  const line = new ProgressLine(terminal);
+  return {
+    listener: line.listener,
+    stderr: (text) => {
+      line.clear();
+      io.stderr(text);
+    },
+    end: () => line.end(),
+  };
 }

@@ -4,7 +4,7 @@ import { LintSession } from '../lint/index.js';
 import { formatListsObjects, formatReadsObjects } from '../report/formats.js';
 import { visible } from '../report/visible.js';
 import type { LintArguments } from './arguments.js';
-import { cliClusterFacts, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
+import { cliClusterFacts, commandProgress, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
 import { reportOutcome } from './report-outcome.js';
 
 /** Returns the exit code. */
@@ -13,18 +13,25 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   if (loaded === undefined) return 2;
   const config = withRuleSelection(loaded, args.enable, args.disable);
   const cluster = cliClusterFacts(args, config);
+  const progress = await commandProgress(io, args.noProgress);
   const session = new LintSession(
     { rules: RULES, config, cluster, strict: args.strict },
-    { render: args.render, exclusion: pathExclusion(loaded, args.exclude, io.cwd), readStdin: io.readStdin, env: io.env },
+    {
+      render: args.render,
+      exclusion: pathExclusion(loaded, args.exclude, io.cwd),
+      readStdin: io.readStdin,
+      env: io.env,
+      ...(progress.listener !== undefined ? { progress: progress.listener } : {}),
+    },
   );
   const inputs = await session.read(args.paths);
-  for (const notice of inputs.notices) io.stderr(`probe-lint: ${visible(notice)}\n`);
+  for (const notice of inputs.notices) progress.stderr(`probe-lint: ${visible(notice)}\n`);
   // With fixes, stdout carries the fixed document or the diff, and the report moves to stderr.
   let report = io.stdout;
   if (args.fix || args.fixDryRun) {
     report = io.stderr;
     // The fixing code (the yaml package, JSON Patch, diff) loads only when fixing.
-    (await import('./apply-fixes.js')).applyFixes(inputs, session, args.fixTypes, args.fixDryRun, io);
+    (await import('./apply-fixes.js')).applyFixes(inputs, session, args.fixTypes, args.fixDryRun, { ...io, stderr: progress.stderr }, progress.listener);
   }
   const outcome = session.lint(inputs, {
     minSeverity: args.minSeverity,
@@ -32,5 +39,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
     release: ![args.format, ...args.reports.map((report) => report.format)].some(formatReadsObjects),
     failIfNoObjects: args.failIfNoObjects ?? args.paths.every((path) => path === '-'),
   });
+  // The report starts on a clean line.
+  progress.end();
   return (await reportOutcome(outcome, { args, io, enabledRules: session.enabledRuleIds, report })).code;
 }

@@ -56,6 +56,12 @@ export const OPTIONS: readonly OptionSpec[] = [
   },
   { name: 'min-severity', type: 'string', value: 'LEVEL', description: 'show only findings at or above: info (default), warning, error', commands: REPORTING },
   {
+    name: 'no-progress',
+    type: 'boolean',
+    description: 'never draw progress on stderr (drawn only on a terminal, not in CI or with TERM=dumb, once work takes half a second)',
+    commands: ['lint', 'timeline', 'audit'],
+  },
+  {
     name: 'report',
     type: 'string',
     multiple: true,

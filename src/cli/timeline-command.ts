@@ -7,18 +7,26 @@ import { LintSession } from '../lint/index.js';
 import { timelineFormat } from '../report/format-names.js';
 import { visible } from '../report/visible.js';
 import type { TimelineArguments } from './arguments.js';
-import { loadConfigOrReport, pathExclusion, type CommandIo } from './context.js';
+import { commandProgress, loadConfigOrReport, pathExclusion, type CommandIo } from './context.js';
 
 export async function runTimeline(args: TimelineArguments, io: CommandIo): Promise<number> {
   const config = await loadConfigOrReport(args.config, io);
   if (config === undefined) return 2;
+  const progress = await commandProgress(io, args.noProgress);
   const session = new LintSession(
     { rules: RULES, config, cluster: clusterFactsFrom(config, undefined) },
-    { render: args.render, exclusion: pathExclusion(config, args.exclude, io.cwd), readStdin: io.readStdin, env: io.env },
+    {
+      render: args.render,
+      exclusion: pathExclusion(config, args.exclude, io.cwd),
+      readStdin: io.readStdin,
+      env: io.env,
+      ...(progress.listener !== undefined ? { progress: progress.listener } : {}),
+    },
   );
   const inputs = await session.read(args.paths);
-  for (const notice of inputs.notices) io.stderr(`probe-lint: ${visible(notice)}\n`);
+  for (const notice of inputs.notices) progress.stderr(`probe-lint: ${visible(notice)}\n`);
   const timelines = session.timelines(inputs, args.container);
+  progress.end();
   for (const error of inputs.inputErrors) {
     const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
     io.stderr(`probe-lint: ${visible(where)}: ${visible(error.message)}\n`);

@@ -3,6 +3,7 @@
 // earlier run wrote that this one did not (a namespace with fewer results, or none): found by the
 // managed-by label, within the namespaces audited.
 import type { CallGuard } from './call-guard.js';
+import type { ProgressListener } from '../model/progress.js';
 import type { KubeClient } from './kube-client.js';
 
 /** Where a report kind lives: its API group version and resource names. */
@@ -25,6 +26,7 @@ export async function applyReports(
   namespace: string | undefined,
   /** The label every report of ours carries. */
   managedBy: Readonly<Record<string, string>>,
+  progress?: ProgressListener,
 ): Promise<AppliedReports> {
   const base = `/apis/${kinds.apiVersion}`;
   const pathOf = (object: ReportObject) =>
@@ -36,7 +38,8 @@ export async function applyReports(
   // Each report on its own: one namespace refusing its report (RBAC, a quota, an admission policy)
   // leaves the others written, and its own last report in place (it is not deleted as stale).
   const kept = new Set<string>();
-  for (const report of reports as readonly ReportObject[]) {
+  for (const [index, report] of (reports as readonly ReportObject[]).entries()) {
+    progress?.({ task: 'writing {count} reports', done: index, total: reports.length, current: report.metadata?.namespace ?? report.metadata?.name ?? '' });
     try {
       await guard.run('apply report', (signal) => client.apply(pathOf(report), report, signal));
       written.add(pathOf(report));

@@ -2,6 +2,7 @@
 // pods they select decides missing-readiness-probe's severity, as it does for files). Pods owned
 // by a controller and Jobs owned by a CronJob are skipped: their template is checked where it is
 // written, so nothing is counted twice.
+import type { ProgressListener } from '../model/progress.js';
 import type { KubeObject } from '../model/resource.js';
 import type { CallGuard } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
@@ -32,9 +33,21 @@ export interface OwnedObjects {
  * Lists every workload kind (paginated, each list through the guard); namespace undefined means all.
  * With `owned`, every Pod's summary and the CronJobs' Jobs are kept there too.
  */
-export async function listWorkloads(client: KubeClient, guard: CallGuard, namespace: string | undefined, owned?: OwnedObjects): Promise<KubeObject[]> {
+export async function listWorkloads(
+  client: KubeClient,
+  guard: CallGuard,
+  namespace: string | undefined,
+  owned?: OwnedObjects,
+  progress?: ProgressListener,
+): Promise<KubeObject[]> {
   const objects: KubeObject[] = [];
-  for (const workload of WORKLOADS) {
+  for (const [index, workload] of WORKLOADS.entries()) {
+    progress?.({
+      task: 'listing {count} kinds of workloads',
+      done: index,
+      total: WORKLOADS.length,
+      current: `${workload.resource}, ${objects.length} objects so far`,
+    });
     const path =
       namespace === undefined ? `${workload.base}/${workload.resource}` : `${workload.base}/namespaces/${encodeURIComponent(namespace)}/${workload.resource}`;
     await guard.run(`list ${workload.resource}`, (signal, answered) =>

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { Engine, type EngineOptions } from '../engine/engine.js';
 import type { AnyRule } from '../engine/rule.js';
 import type { FindingsOfSource } from '../fix/fix-source.js';
+import type { ProgressListener } from '../model/progress.js';
 import type { KubeObject } from '../model/resource.js';
 import { inputErrorOf, type InputError, type LocatedFinding } from '../report/located.js';
 import type { ContainerTimeline } from '../report/timeline.js';
@@ -30,6 +31,8 @@ export interface LintSessionOptions {
   /** What "-" reads. */
   readStdin?: () => string | Buffer;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Told how the long work goes: rendering, then linting (the CLI's progress line on a terminal). */
+  progress?: ProgressListener;
 }
 
 /** The inputs of a run, classified and rendered, not yet parsed. */
@@ -71,6 +74,7 @@ export class LintSession {
       env: this.options.env ?? {},
       render: this.options.render ?? NO_RENDERING,
       ...(this.options.exclusion !== undefined ? { exclusion: this.options.exclusion } : {}),
+      ...(this.options.progress !== undefined ? { progress: this.options.progress } : {}),
     });
     return { files: read.files, inputErrors: read.problems.map(inputErrorOf), notices: read.notices };
   }
@@ -82,7 +86,26 @@ export class LintSession {
 
   /** Every finding of the inputs, located, once each, in report order. */
   lint(inputs: LintInputs, options: Omit<CollectOptions, 'files'>): LintOutcome {
-    return collectFindings(this.engine, this.units(inputs, options.release === true), inputs.inputErrors, { ...options, files: inputs.files.length });
+    return collectFindings(this.engine, this.counted(this.units(inputs, options.release === true), inputs, 'linting {count} files'), inputs.inputErrors, {
+      ...options,
+      files: inputs.files.length,
+    });
+  }
+
+  /** The units as they go, told to the progress listener file by file (a unit is a directory's files, or one rendering). */
+  private *counted(units: Iterable<LintUnit>, inputs: LintInputs, task: string): Generator<LintUnit> {
+    const progress = this.options.progress;
+    if (progress === undefined) {
+      yield* units;
+      return;
+    }
+    const total = inputs.files.length;
+    let done = 0;
+    for (const unit of units) {
+      done += unit.files ?? 0;
+      progress({ task, done: Math.min(done, total), total });
+      yield unit;
+    }
   }
 
   /** The objects of a cluster (audit). */
@@ -92,7 +115,7 @@ export class LintSession {
 
   /** When the kubelet acts on each container of the inputs (only `container`'s, when given). */
   timelines(inputs: LintInputs, container?: string): ContainerTimeline[] {
-    return containerTimelines(this.engine, this.units(inputs), container);
+    return containerTimelines(this.engine, this.counted(this.units(inputs), inputs, 'reading {count} files'), container);
   }
 
   /** This session disregarding `probe-lint.dev/ignore` annotations (the webhook judges an old object so). */

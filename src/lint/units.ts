@@ -14,6 +14,8 @@ import { inputCounts } from './unit-counts.js';
 /** Documents linted together, with what the summary counts of them. */
 export interface LintUnit {
   documents: LintDocument[];
+  /** Input files in it, for progress (a directory's manifests, one rendering). */
+  files?: number;
   /** Where each document's file stood among the inputs: objects are listed in input order whatever the grouping. */
   fileOrder?: number[];
   counts?: (engine: { resources: number; containers: number }) => SummaryCounts;
@@ -71,5 +73,11 @@ function parsedUnit(unit: readonly { file: InputFile; order: number }[], inputEr
     });
   }
   const unitFiles = unit.map(({ file }) => file);
-  return { documents, fileOrder, counts: inputCounts(unitFiles, documents), forget: (index) => sources[index]!.source.forget(sources[index]!.index) };
+  return {
+    documents,
+    files: unit.length,
+    fileOrder,
+    counts: inputCounts(unitFiles, documents),
+    forget: (index) => sources[index]!.source.forget(sources[index]!.index),
+  };
 }

@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
+import type { ProgressListener } from '../model/progress.js';
 import type { PathExclusion } from './excluded-paths.js';
 import { discover, type ChartUnit } from './render/discover.js';
 import { FileCache } from './render/locate-source.js';
@@ -30,6 +31,8 @@ export interface ReadOptions {
   render: RenderOptions;
   /** Paths never linted (the config's exclude, --exclude). */
   exclusion?: PathExclusion;
+  /** Told as each chart and kustomization is rendered. */
+  progress?: ProgressListener;
 }
 
 const HELM_HELP = 'install Helm (https://helm.sh/docs/intro/install/) or give --helm PATH; --no-render skips charts';
@@ -74,6 +77,12 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   }
   if (render === undefined || guard === undefined || !renderingNeeded) return { files, problems, notices };
   const { RenderSandbox, DEFAULT_SANDBOX_LIMITS, RenderCache, renderChart, renderKustomization } = render;
+  // Every chart and kustomization found is a step; charts a kustomization inflates add theirs as they come.
+  const rendering = { done: 0, total: found.charts.length + found.kustomizations.length };
+  const step = (current: string, finished: boolean) => {
+    if (finished) rendering.done++;
+    options.progress?.({ task: 'rendering {count} charts and kustomizations', done: rendering.done, total: rendering.total, current });
+  };
   const sandbox = new RenderSandbox({ ...DEFAULT_SANDBOX_LIMITS, ...options.render.limits });
   try {
     const renderCache = options.render.cache === false ? undefined : RenderCache.open(options.env);
@@ -84,9 +93,20 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
         return;
       }
       // Charts render side by side, up to the cores; their results are taken in the order given.
-      const renderings = await mapBounded(charts, renderParallelism(), (chart) =>
-        renderChart(chart, { helm, values: options.render.values, set: options.render.set, files: cache, sandbox, guard, cache: renderCache }),
-      );
+      const renderings = await mapBounded(charts, renderParallelism(), async (chart) => {
+        step(chart.directory, false);
+        const rendered = await renderChart(chart, {
+          helm,
+          values: options.render.values,
+          set: options.render.set,
+          files: cache,
+          sandbox,
+          guard,
+          cache: renderCache,
+        });
+        step(chart.directory, true);
+        return rendered;
+      });
       for (const rendered of renderings) {
         files.push(...rendered.files);
         problems.push(...rendered.problems);
@@ -105,9 +125,12 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
         for (const unit of found.kustomizations)
           problems.push({ path: unit.file, message: `cannot build the kustomization: neither kubectl nor kustomize is on PATH (${KUSTOMIZE_HELP})` });
       } else {
-        const builds = await mapBounded(found.kustomizations, renderParallelism(), (unit) =>
-          renderKustomization(unit, { binary, files: cache, sandbox, guard }),
-        );
+        const builds = await mapBounded(found.kustomizations, renderParallelism(), async (unit) => {
+          step(unit.directory, false);
+          const built = await renderKustomization(unit, { binary, files: cache, sandbox, guard });
+          step(unit.directory, true);
+          return built;
+        });
         const charts: ChartUnit[] = [];
         const linted = new Set(files.filter((file) => file.rendered === undefined && file.path !== '-').map((file) => resolve(file.path)));
         for (const built of builds) {
@@ -126,6 +149,7 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
             if (rendered.has(resolve(chart.directory))) continue;
             rendered.add(resolve(chart.directory));
             charts.push(chart);
+            rendering.total++;
           }
         }
         await renderCharts(charts);
