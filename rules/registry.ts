@@ -16,6 +16,8 @@ export { default as probeHandlerCount } from './probe-handler-count/index.js';
 export { default as probePortNotDeclared } from './probe-port-not-declared/index.js';
 export { default as readinessTerminationGracePeriod } from './readiness-termination-grace-period/index.js';
 export { default as runtimeLivenessRestarts } from './runtime-liveness-restarts/index.js';
+export { default as runtimeProbeFailing } from './runtime-probe-failing/index.js';
+export { default as runtimeProbeSlow } from './runtime-probe-slow/index.js';
 export { default as runtimeReadinessFailures } from './runtime-readiness-failures/index.js';
 export { default as runtimeStartupRestarts } from './runtime-startup-restarts/index.js';
 export { default as successThresholdNotOne } from './success-threshold-not-one/index.js';

@@ -1,7 +1,16 @@
 // The one module rules import: the rule contract, and the model's vocabulary for probes, timing
 // and messages. A rule reads nothing else from src/ (the dependency check in .ci/run enforces it).
 export { DEFAULT_DENSE_PODS_PER_NODE, densityOf, type ClusterFacts } from './engine/cluster-facts.js';
-export { findingEvidence, podsKilledTogether, RUNTIME_POLICY, type ContainerEvidence, type ProbeField } from './engine/runtime-evidence.js';
+export {
+  bucketQuantile,
+  findingEvidence,
+  podsKilledTogether,
+  probeMetricEvidence,
+  RUNTIME_POLICY,
+  type ContainerEvidence,
+  type ProbeField,
+  type ProbeMeasurement,
+} from './engine/runtime-evidence.js';
 export {
   defineRule,
   PROBED_CONTAINERS,

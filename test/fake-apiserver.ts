@@ -27,6 +27,8 @@ export class FakeApiServer {
   resourceVersion = 100;
   /** The oldest resourceVersion a watch may start from; older ones get 410 Gone. */
   oldestWatchable = 0;
+  /** Each node's /metrics/probes as the node proxy answers it: one text per read, the last one kept; a number is an HTTP status to answer instead. */
+  readonly nodeMetrics = new Map<string, (string | number)[]>();
   /** How long each page of a list takes to be answered (a big cluster's API server under load). */
   pageDelayMs = 0;
   private server: Server | undefined;
@@ -135,6 +137,15 @@ current-context: fake
     }
     if (req.headers.authorization !== 'Bearer test-token') {
       this.json(res, 401, { kind: 'Status', code: 401, message: 'Unauthorized' });
+      return;
+    }
+    const proxied = /^\/api\/v1\/nodes\/([^/]+)\/proxy\/metrics\/probes$/.exec(url.pathname);
+    if (proxied) {
+      const answers = this.nodeMetrics.get(decodeURIComponent(proxied[1]!));
+      const answer = answers === undefined ? 404 : answers.length > 1 ? answers.shift()! : answers[0]!;
+      if (typeof answer === 'number')
+        this.json(res, answer, { kind: 'Status', code: answer, message: `error trying to reach service: node ${proxied[1]} (${answer})` });
+      else res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(answer);
       return;
     }
     // /api/v1/namespaces/{ns}/pods → collection "/api/v1/pods" filtered by namespace

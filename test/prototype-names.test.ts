@@ -89,7 +89,7 @@ describe('names a prototype answers', () => {
 
   it('begin Events audit reads, and are no probe', () => {
     const evidence = new EvidenceMap('1h');
-    const pod = { namespace: 'shop', name: 'web', owner: undefined, templateHash: undefined, restarts: [] };
+    const pod = { namespace: 'shop', name: 'web', owner: undefined, templateHash: undefined, nodeName: undefined, restarts: [] };
     const owners = new Owners([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop' } }], [], [pod]);
     for (const name of NAMES) {
       const event = {

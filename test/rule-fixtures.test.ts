@@ -12,7 +12,7 @@ import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { parseConfig } from '../src/engine/config-file.js';
-import { EvidenceMap, type ContainerEvidence } from '../src/engine/runtime-evidence.js';
+import { EvidenceMap, type ContainerEvidence, type ProbeField, type ProbeMeasurement } from '../src/engine/runtime-evidence.js';
 import type { LocatedFinding } from '../src/report/located.js';
 import { structuredPatch } from 'diff';
 import { changeEdits } from '../src/fix/fix-source.js';
@@ -58,13 +58,33 @@ function evidenceOf(text: string): EvidenceMap | undefined {
   const match = /test-evidence\)?: (\{.*\})/.exec(text);
   if (!match) return undefined;
   const evidence = new EvidenceMap('1h');
-  type GivenEvidence = Partial<Omit<ContainerEvidence, 'lastLivenessKill'>> & { lastLivenessKill?: Record<string, string> };
+  type GivenMeasurement = Omit<ProbeMeasurement, 'buckets'> & { buckets: Record<string, number> };
+  type GivenEvidence = Partial<Omit<ContainerEvidence, 'lastLivenessKill' | 'probeMetrics'>> & {
+    lastLivenessKill?: Record<string, string>;
+    probeMetrics?: Partial<Record<ProbeField, GivenMeasurement>>;
+  };
   for (const [key, given] of Object.entries(JSON.parse(match[1]!) as Record<string, GivenEvidence>)) {
     const [kind, namespace, name, container] = key.split('/') as [string, string, string, string];
     const entry = evidence.entry({ kind, namespace: namespace || undefined, name }, container);
     // Liveness kills per Pod are given as {"pod": "2026-12-04T10:00:05Z"}.
     const lastLivenessKill = new Map(Object.entries(given.lastLivenessKill ?? {}).map(([pod, at]) => [pod, Date.parse(at)] as const));
-    Object.assign(entry, { ...given, unhealthy: { ...entry.unhealthy, ...given.unhealthy }, lastFailure: { ...given.lastFailure }, lastLivenessKill });
+    // Probe metrics' buckets are given as {"0.5": 10, "+Inf": 12}, cumulative as the kubelet exports them.
+    const probeMetrics = Object.fromEntries(
+      Object.entries(given.probeMetrics ?? {}).map(([probe, measured]) => [
+        probe,
+        {
+          ...measured,
+          buckets: new Map(Object.entries(measured.buckets).map(([bound, count]) => [bound === '+Inf' ? Infinity : Number(bound), count] as const)),
+        },
+      ]),
+    );
+    Object.assign(entry, {
+      ...given,
+      unhealthy: { ...entry.unhealthy, ...given.unhealthy },
+      lastFailure: { ...given.lastFailure },
+      lastLivenessKill,
+      probeMetrics,
+    });
   }
   return evidence;
 }

@@ -1,5 +1,6 @@
 // Typed arguments of each command, read from the parsed command line.
 import { parseWindow } from '../cluster/runtime-evidence.js';
+import { prometheusUrl } from '../cluster/prometheus-url.js';
 import type { FixKind, Severity } from '../engine/rule.js';
 import { parseCommandLine, UsageError, type CommandName, type ParsedCommandLine } from './options.js';
 
@@ -68,6 +69,11 @@ export interface AuditArguments extends ReportArguments {
   since: { text: string; ms: number } | undefined;
   /** Write the reports of this kind into the cluster (--apply-reports). */
   applyReports: 'openreports' | 'policyreport' | undefined;
+  /** Where probe metrics are read (--probe-metrics), with the files of a Prometheus client. */
+  probeMetrics:
+    | { kind: 'kubelet'; window: { text: string; ms: number } }
+    | { kind: 'prometheus'; url: URL; tokenFile: string | undefined; caFile: string | undefined }
+    | undefined;
   kubeconfig: string | undefined;
   context: string | undefined;
 }
@@ -190,6 +196,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         since: flag('no-evidence') ? undefined : { text: sinceText, ms: sinceMs },
         applyReports:
           string('apply-reports') === undefined ? undefined : oneOf(string('apply-reports')!, ['openreports', 'policyreport'] as const, '--apply-reports'),
+        probeMetrics: probeMetricsArguments(string, flag),
         kubeconfig: string('kubeconfig'),
         context: string('context'),
       };
@@ -273,6 +280,28 @@ function reportArguments(
     showSuppressed: flag('show-suppressed'),
     color: colorFlag(values),
   };
+}
+
+function probeMetricsArguments(string: (name: string) => string | undefined, flag: (name: string) => boolean): AuditArguments['probeMetrics'] {
+  const source = string('probe-metrics');
+  const prometheusOnly = ['prometheus-token-file', 'prometheus-ca-file'].filter((name) => string(name) !== undefined);
+  if (source === undefined) {
+    const stray = [...(string('probe-window') === undefined ? [] : ['probe-window']), ...prometheusOnly];
+    if (stray.length > 0) throw new UsageError(`--${stray[0]} needs --probe-metrics`);
+    return undefined;
+  }
+  if (flag('no-evidence')) throw new UsageError('--probe-metrics and --no-evidence exclude each other: probe metrics are runtime evidence');
+  if (source === 'kubelet') {
+    if (prometheusOnly.length > 0) throw new UsageError(`--${prometheusOnly[0]} is for a Prometheus --probe-metrics, not kubelet`);
+    const text = string('probe-window') ?? '60s';
+    const ms = parseWindow(text);
+    if (ms === undefined || ms > 3_600_000) throw new UsageError(`--probe-window takes a duration such as 30s or 2m, up to 1h (got "${text}")`);
+    return { kind: 'kubelet', window: { text, ms } };
+  }
+  if (string('probe-window') !== undefined) throw new UsageError('--probe-window is for --probe-metrics kubelet; Prometheus is read over --since');
+  const url = prometheusUrl(source);
+  if (typeof url === 'string') throw new UsageError(`--probe-metrics takes kubelet or a Prometheus base URL: ${url}`);
+  return { kind: 'prometheus', url, tokenFile: string('prometheus-token-file'), caFile: string('prometheus-ca-file') };
 }
 
 function serveArguments(string: (name: string) => string | undefined, flag: (name: string) => boolean, noExtra: () => void): ServeArguments {

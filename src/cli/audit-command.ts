@@ -3,10 +3,12 @@ import { CallGuard, systemClock } from '../cluster/call-guard.js';
 import { fetchClusterFactsOnce, guardOptions } from '../cluster/cluster-access.js';
 import { KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
 import { applyReports } from '../cluster/apply-reports.js';
-import { collectEvidence } from '../cluster/runtime-evidence.js';
+import { collectEvidence, Owners } from '../cluster/runtime-evidence.js';
+import { collectProbeMetrics, sourceName, type ProbeMetricsSource } from '../cluster/probe-metrics.js';
+import { readFileSync } from 'node:fs';
 import { MANAGED_BY, policyReportObjects, REPORT_KINDS } from '../report/policy-reports.js';
 import { listWorkloads, type OwnedObjects } from '../cluster/workloads.js';
-import type { RuntimeEvidence } from '../engine/runtime-evidence.js';
+import { EvidenceMap } from '../engine/runtime-evidence.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import type { AuditArguments } from './arguments.js';
 import { commandProgress, loadConfigOrReport, withRuleSelection, type CommandIo } from './context.js';
@@ -51,13 +53,38 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
     }
   }
   // What the kubelet did: the window's Events and the Pods' restart counts (one attempt, like density).
-  let evidence: RuntimeEvidence | undefined;
+  let evidence: EvidenceMap | undefined;
   if (args.since !== undefined && owned !== undefined) {
     try {
       progress.listener?.({ task: 'reading the Events ({count})', done: 0, total: 1, current: `since ${args.since.text}` });
       evidence = await collectEvidence(client, guard, { namespace, since: args.since, now: Date.now() }, { objects, ...owned });
     } catch (error) {
       progress.stderr(`probe-lint audit: warning: cannot read runtime evidence (Events): ${visible((error as Error).message)}; auditing the specs only\n`);
+    }
+  }
+  // What the kubelet measured of the probes (one attempt per source, like the Events).
+  if (args.probeMetrics !== undefined && args.since !== undefined && owned !== undefined) {
+    evidence ??= new EvidenceMap(args.since.text);
+    const source = probeMetricsSource(args.probeMetrics, io);
+    if (source === undefined) {
+      progress.end();
+      return 2;
+    }
+    try {
+      const notices = await collectProbeMetrics(
+        client,
+        guardOptions(config),
+        source,
+        { namespace, since: args.since },
+        { owners: new Owners(objects, owned.jobs, owned.pods), pods: owned.pods },
+        evidence,
+        progress.listener,
+      );
+      for (const notice of notices) progress.stderr(`probe-lint audit: warning: probe metrics from ${visible(sourceName(source))}: ${visible(notice)}\n`);
+    } catch (error) {
+      progress.stderr(
+        `probe-lint audit: warning: cannot read probe metrics from ${visible(sourceName(source))}: ${visible((error as Error).message)}; auditing without them\n`,
+      );
     }
   }
   progress.end();
@@ -90,4 +117,25 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
     return 2;
   }
   return code;
+}
+
+/** The source of --probe-metrics, its token and CA files read; undefined (and said why) when a file cannot be read. */
+function probeMetricsSource(given: NonNullable<AuditArguments['probeMetrics']>, io: CommandIo): ProbeMetricsSource | undefined {
+  if (given.kind === 'kubelet') return given;
+  const read = (file: string | undefined, option: string) => {
+    if (file === undefined) return undefined;
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      io.stderr(`probe-lint audit: cannot read --${option} ${visible(file)}: ${visible((error as Error).message)}\n`);
+      throw error;
+    }
+  };
+  try {
+    const token = read(given.tokenFile, 'prometheus-token-file')?.trim();
+    const ca = read(given.caFile, 'prometheus-ca-file');
+    return { kind: 'prometheus', prometheus: { url: given.url, bearerToken: token, ca } };
+  } catch {
+    return undefined;
+  }
 }

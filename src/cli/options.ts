@@ -212,6 +212,35 @@ export const OPTIONS: readonly OptionSpec[] = [
     commands: ['audit'],
   },
   { name: 'no-evidence', type: 'boolean', description: 'audit the specs only: read no Events or Pod statuses', commands: ['audit'] },
+  {
+    name: 'probe-metrics',
+    type: 'string',
+    value: 'SOURCE',
+    description:
+      "also measure the probes: kubelet (each node's /metrics/probes through the API server, read twice --probe-window apart) or a Prometheus base URL (over --since)",
+    commands: ['audit'],
+  },
+  {
+    name: 'probe-window',
+    type: 'string',
+    value: 'DURATION',
+    description: 'with --probe-metrics kubelet: how long to measure, e.g. 30s, 2m (default 60s)',
+    commands: ['audit'],
+  },
+  {
+    name: 'prometheus-token-file',
+    type: 'string',
+    value: 'FILE',
+    description: 'with a Prometheus --probe-metrics: a bearer token to send, read from this file',
+    commands: ['audit'],
+  },
+  {
+    name: 'prometheus-ca-file',
+    type: 'string',
+    value: 'FILE',
+    description: "with an https Prometheus --probe-metrics: the CA certificates (PEM) to trust instead of the system's",
+    commands: ['audit'],
+  },
   { name: 'port', type: 'string', value: 'PORT', description: 'HTTPS port (default 8443)', commands: ['serve'] },
   {
     name: 'host',

@@ -107,6 +107,11 @@ export class KubeClient {
     return (await this.send<T>('GET', path, query, signal, { accept })).value;
   }
 
+  /** One GET of a text resource (a kubelet's metrics through the node proxy), read up to the response limit. */
+  async getText(path: string, signal: AbortSignal, accept: string): Promise<string> {
+    return (await this.send<string>('GET', path, {}, signal, { accept, parse: (text) => text })).value;
+  }
+
   /** Server-side apply of one object (the API server merges what this field manager owns; force takes over conflicts). */
   async apply<T>(path: string, object: unknown, signal: AbortSignal): Promise<T> {
     return (
@@ -128,7 +133,7 @@ export class KubeClient {
     path: string,
     query: Record<string, string | number | undefined>,
     signal: AbortSignal,
-    options: { accept?: string; body?: string; contentType?: string },
+    options: { accept?: string; body?: string; contentType?: string; parse?: (text: string) => T },
   ): Promise<{ value: T; bytes: number }> {
     const { url, options: requestOptions } = await this.requestFor(path, query, options.accept ?? 'application/json');
     requestOptions.method = method;
@@ -151,6 +156,10 @@ export class KubeClient {
           const text = Buffer.concat(chunks).toString('utf8');
           if ((res.statusCode ?? 500) >= 300) {
             reject(new ApiStatusError(res.statusCode ?? 500, `${method} ${url.pathname}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+            return;
+          }
+          if (options.parse !== undefined) {
+            resolve({ value: options.parse(text), bytes });
             return;
           }
           try {

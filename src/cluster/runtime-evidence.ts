@@ -15,12 +15,15 @@ export interface PodSummary {
   name: string;
   owner: { kind: string; name: string } | undefined;
   templateHash: string | undefined;
+  /** The node it runs on (spec.nodeName), where its probes are measured. */
+  nodeName: string | undefined;
   restarts: { name: string; restartCount: number }[];
 }
 
 export function podSummary(pod: KubeObject): PodSummary {
   const metadata = pod.metadata ?? {};
   const owner = (metadata.ownerReferences ?? []).find((reference) => reference.controller === true);
+  const nodeName = (pod as { spec?: { nodeName?: unknown } }).spec?.nodeName;
   const status = (pod as { status?: { containerStatuses?: unknown; initContainerStatuses?: unknown } }).status;
   const statuses = [status?.containerStatuses, status?.initContainerStatuses].flatMap((list) => (Array.isArray(list) ? (list as unknown[]) : []));
   return {
@@ -28,6 +31,7 @@ export function podSummary(pod: KubeObject): PodSummary {
     name: metadata.name ?? '',
     owner: owner && typeof owner.kind === 'string' && typeof owner.name === 'string' ? { kind: owner.kind, name: owner.name } : undefined,
     templateHash: typeof metadata.labels?.['pod-template-hash'] === 'string' ? metadata.labels['pod-template-hash'] : undefined,
+    nodeName: typeof nodeName === 'string' && nodeName !== '' ? nodeName : undefined,
     restarts: statuses.flatMap((entry) => {
       const { name, restartCount } = (entry ?? {}) as { name?: unknown; restartCount?: unknown };
       return typeof name === 'string' && typeof restartCount === 'number' && Number.isFinite(restartCount) ? [{ name, restartCount }] : [];

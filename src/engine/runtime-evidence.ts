@@ -22,13 +22,75 @@ export interface ContainerEvidence {
   lastFailure: Partial<Record<ProbeField, string>>;
   /** Per Pod, when liveness last killed this container in it (epoch ms): at most MAX_KILLED_PODS Pods. */
   lastLivenessKill: Map<string, number>;
+  /** What the kubelet's probe metrics counted and timed per probe over their window (audit --probe-metrics). */
+  probeMetrics: Partial<Record<ProbeField, ProbeMeasurement>>;
+}
+
+/** Where probe metrics were read: each node's kubelet through the API server, or a Prometheus server. */
+export type MetricsSource = 'kubelet' | 'prometheus';
+
+/** The checks the kubelet counted by result, over a window (prober_probe_total). */
+export interface ProbeResults {
+  successful: number;
+  failed: number;
+  unknown: number;
+}
+
+/**
+ * One probe of a workload's container, summed over its Pods: prober_probe_total by result, and
+ * prober_probe_duration_seconds — which the kubelet records for successful and unknown results
+ * only (a failed check, a timeout included, has no duration) — as cumulative bucket counts.
+ */
+export interface ProbeMeasurement {
+  source: MetricsSource;
+  /** The window the counts cover, e.g. "60s" or "1h". */
+  window: string;
+  /** The workload's Pods whose probe was counted. */
+  pods: number;
+  results: ProbeResults;
+  /** Upper bound in seconds (Infinity for +Inf) → checks that took at most that long. */
+  buckets: Map<number, number>;
+}
+
+/** What a finding from probe metrics carries in --format json. */
+export interface ProbeMetricEvidence {
+  source: MetricsSource;
+  window: string;
+  pods: number;
+  probeResults: ProbeResults;
+  /** Upper bounds of the buckets the median and the 99th percentile fall in (null: above the largest finite bucket, or no durations). */
+  latencySeconds: { p50: number | null; p99: number | null };
+}
+
+/** The smallest bucket bound under which at least `quantile` of the timed checks fall; undefined when none were timed. */
+export function bucketQuantile(buckets: ReadonlyMap<number, number>, quantile: number): number | undefined {
+  const bounds = [...buckets.keys()].sort((a, b) => a - b);
+  const total = bounds.length === 0 ? 0 : Math.max(...bounds.map((bound) => buckets.get(bound)!));
+  if (total <= 0) return undefined;
+  for (const bound of bounds) if (buckets.get(bound)! >= quantile * total) return bound;
+  return Infinity;
+}
+
+/** The evidence of a finding from probe metrics. */
+export function probeMetricEvidence(measurement: ProbeMeasurement): ProbeMetricEvidence {
+  const finite = (bound: number | undefined) => (bound === undefined || bound === Infinity ? null : bound);
+  return {
+    source: measurement.source,
+    window: measurement.window,
+    pods: measurement.pods,
+    probeResults: { ...measurement.results },
+    latencySeconds: { p50: finite(bucketQuantile(measurement.buckets, 0.5)), p99: finite(bucketQuantile(measurement.buckets, 0.99)) },
+  };
 }
 
 /** Pods whose last liveness kill is kept per container: enough to tell replicas killed together, bounded whatever the workload's size. */
 export const MAX_KILLED_PODS = 1000;
 
+/** What a runtime finding from Events and Pod statuses carries in --format json. */
+export type EventEvidence = Omit<ContainerEvidence, 'lastFailure' | 'lastLivenessKill' | 'probeMetrics'>;
+
 /** What a runtime finding carries in --format json. */
-export type FindingEvidence = Omit<ContainerEvidence, 'lastFailure' | 'lastLivenessKill'>;
+export type FindingEvidence = EventEvidence | ProbeMetricEvidence;
 
 export interface RuntimeEvidence {
   /** The window, e.g. "1h", as the user gave it. */
@@ -46,6 +108,7 @@ export function emptyEvidence(): ContainerEvidence {
     backOff: 0,
     lastFailure: {},
     lastLivenessKill: new Map(),
+    probeMetrics: {},
   };
 }
 
@@ -104,12 +167,12 @@ export class EvidenceMap implements RuntimeEvidence {
 }
 
 /** The evidence a runtime finding carries (everything but the quoted messages). */
-export function findingEvidence(evidence: ContainerEvidence): FindingEvidence {
-  const { lastFailure: _lastFailure, lastLivenessKill: _lastLivenessKill, ...counts } = evidence;
+export function findingEvidence(evidence: ContainerEvidence): EventEvidence {
+  const { lastFailure: _lastFailure, lastLivenessKill: _lastLivenessKill, probeMetrics: _probeMetrics, ...counts } = evidence;
   return { ...counts, unhealthy: { ...counts.unhealthy } };
 }
 
 /** Rules that read runtime evidence have no CEL form: the evidence lives in the cluster, not in the object. */
 export const RUNTIME_POLICY = {
-  notExpressible: 'Runtime evidence (Events, Pod statuses) is not part of the object admitted: probe-lint audit reads it from the cluster.',
+  notExpressible: 'Runtime evidence (Events, Pod statuses, probe metrics) is not part of the object admitted: probe-lint audit reads it from the cluster.',
 } as const;

@@ -124,20 +124,22 @@ function reference(identity: ResourceIdentity): Record<string, string> {
   };
 }
 
+/** A runtime finding's evidence as string properties, nested keys joined by dots (`unhealthy.livenessProbe`, `latencySeconds.p99`). */
+function flatProperties(value: object, prefix = ''): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [key, entry] of Object.entries(value))
+    if (entry !== null && typeof entry === 'object') Object.assign(flat, flatProperties(entry as object, `${prefix}${key}.`));
+    else flat[`${prefix}${key}`] = String(entry);
+  return flat;
+}
+
 function resultOf(finding: LocatedFinding, input: ReportInput, timestamp: { seconds: number; nanos: number }): Result {
   const fails = input.failOn !== 'never' && severityRank(finding.severity) >= severityRank(input.failOn);
   // properties is a map of strings: where the finding is, and a runtime finding's counts.
   const properties: Record<string, string> = { messageId: finding.messageId, pointer: finding.pointer };
   if (finding.container !== undefined) properties.container = finding.container;
   if (finding.file !== undefined) properties.file = finding.line === undefined ? finding.file : `${finding.file}:${finding.line}:${finding.column}`;
-  if (finding.evidence !== undefined) {
-    const { unhealthy, ...counts } = finding.evidence;
-    for (const [key, value] of Object.entries({
-      ...counts,
-      ...Object.fromEntries(Object.entries(unhealthy).map(([probe, count]) => [`unhealthy.${probe}`, count])),
-    }))
-      properties[key] = String(value);
-  }
+  if (finding.evidence !== undefined) Object.assign(properties, flatProperties(finding.evidence));
   if (finding.causes !== undefined) properties.causes = finding.causes.map((cause) => cause.rule).join(',');
   return {
     source: 'probe-lint',

@@ -124,4 +124,10 @@ The probe-lint config from .Values.config. Helm reads values files as YAML 1.1, 
 - apiGroups: ["events.k8s.io"]
   resources: ["events"]
   verbs: ["list"]
+{{- if eq (toString .Values.auditReports.probeMetrics) "kubelet" }}
+# audit --probe-metrics kubelet: each node's /metrics/probes through the API server's node proxy.
+- apiGroups: [""]
+  resources: ["nodes/proxy"]
+  verbs: ["get"]
+{{- end }}
 {{- end -}}

@@ -1,0 +1,88 @@
+import {
+  bucketQuantile,
+  defineRule,
+  failureConsequence,
+  joinPointer,
+  PROBED_CONTAINERS,
+  probeMetricEvidence,
+  RUNTIME_POLICY,
+  type PatchOperation,
+} from '../../src/rule-api.js';
+
+/** "99% at most 2.5 s", or "more than 1% over 10 s" for the +Inf bucket. */
+function shareText(bound: number, largestFinite: number, within: string, over: string): string {
+  return bound === Infinity ? `${over} over ${largestFinite} s` : `${within} at most ${bound} s`;
+}
+
+export default defineRule({
+  meta: {
+    id: 'runtime-probe-slow',
+    severity: 'warning',
+    summary: "the kubelet measured the probe's checks close to or above its timeoutSeconds (audit --probe-metrics)",
+    remediation:
+      'Raise timeoutSeconds to cover the measured latency with margin (the suggested patch: more than twice the 99th percentile), or make the checked endpoint answer faster.',
+    scope: PROBED_CONTAINERS,
+    readsEvidence: true,
+    timing: true,
+    fix: 'suggestion',
+    policy: RUNTIME_POLICY,
+    messages: {
+      slow: {
+        short: '{field} of container {container}: {p99short} against a {timeout} s timeout; {action}',
+        long:
+          'the kubelet timed {timed} of the {field} of container {container} in the last {window} across {pods} (from {source}): {p50} and {p99} ' +
+          '(upper bounds of the prober_probe_duration_seconds buckets they fell in), against timeoutSeconds {timeout} s. A check still running at its timeout fails: ' +
+          'when the endpoint slows a little more, under load or a pause, checks time out and {consequence}.{failed} {advice}{period}',
+      },
+    },
+  },
+  checkContainer({ container, evidence, timedProbes, report }) {
+    if (evidence === undefined) return;
+    for (const probe of timedProbes) {
+      const measured = evidence.probeMetrics[probe.field as keyof typeof evidence.probeMetrics];
+      if (measured === undefined) continue;
+      const p99 = bucketQuantile(measured.buckets, 0.99);
+      // Checks the kubelet timed (successful and unknown results); failures have no duration.
+      if (p99 === undefined || p99 < probe.timeoutSeconds / 2) continue;
+      const p50 = bucketQuantile(measured.buckets, 0.5)!;
+      const largestFinite = Math.max(...[...measured.buckets.keys()].filter((bound) => bound !== Infinity));
+      // More than twice the p99's bound: the next audit no longer finds the measured latency reaching half the timeout.
+      const suggested = p99 === Infinity ? undefined : Math.max(probe.timeoutSeconds + 1, Math.floor(2 * p99) + 1);
+      const fix: PatchOperation[] | undefined =
+        suggested === undefined ? undefined : [{ op: 'add', path: joinPointer(probe.pointer, 'timeoutSeconds'), value: suggested }];
+      const timed = measured.results.successful + measured.results.unknown;
+      report({
+        messageId: 'slow',
+        data: {
+          field: probe.field,
+          container: container.name,
+          timed: `${timed} check${timed === 1 ? '' : 's'}`,
+          window: measured.window,
+          pods: `${measured.pods} Pod${measured.pods === 1 ? '' : 's'}`,
+          source: measured.source === 'kubelet' ? "the kubelets' /metrics/probes" : 'Prometheus',
+          p50: shareText(p50, largestFinite, 'half took', 'half took'),
+          p99: shareText(p99, largestFinite, '99%', 'more than 1%'),
+          p99short: p99 === Infinity ? `more than 1% of checks over ${largestFinite} s` : `99% of checks took up to ${p99} s`,
+          timeout: probe.timeoutSeconds,
+          consequence: failureConsequence(probe, container.restartPolicy),
+          failed:
+            measured.results.failed === 0
+              ? ''
+              : ` In the same window ${measured.results.failed} check${measured.results.failed === 1 ? '' : 's'} failed (a timeout is a failure, and the kubelet records no duration for it).`,
+          action: suggested === undefined ? 'find why the endpoint is this slow' : `raise timeoutSeconds to ${suggested}`,
+          advice:
+            suggested === undefined
+              ? 'More than 1% of the checks took longer than the largest bucket: find why the endpoint is this slow before raising the timeout.'
+              : `Raise timeoutSeconds to ${suggested} (more than twice the 99th percentile), or make the endpoint answer faster.`,
+          period:
+            suggested !== undefined && suggested >= probe.periodSeconds
+              ? ` That reaches periodSeconds ${probe.periodSeconds} s: a check that hangs would delay the next, so raise periodSeconds above it too (timeout-not-below-period and probe-lint timeline show what that does to detection).`
+              : '',
+        },
+        pointer: probe.raw.timeoutSeconds === undefined ? probe.pointer : joinPointer(probe.pointer, 'timeoutSeconds'),
+        ...(fix ? { fix } : {}),
+        evidence: probeMetricEvidence(measured),
+      });
+    }
+  },
+});

@@ -1,0 +1,106 @@
+// Probe metrics read from Prometheus' HTTP API (GET /api/v1/query): the increase of the kubelet's
+// probe counters over the window, by Pod, container, probe type and result, and of its duration
+// buckets. A Prometheus that scrapes /metrics/probes (kube-prometheus-stack does by default) keeps
+// them; the answer is another server's and is read as untrusted: bounded, shape-checked, numbers only.
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { ProbeCounts } from './probe-counts.js';
+import type { CallGuard } from './call-guard.js';
+
+export interface PrometheusOptions {
+  /** The server's base URL, e.g. https://prometheus.example:9090 or https://host/prometheus. */
+  url: URL;
+  /** Sent as `Authorization: Bearer …` (a service account token, say). */
+  bearerToken?: string | undefined;
+  /** PEM certificates to trust for an https URL, instead of the system's. */
+  ca?: string | undefined;
+}
+
+/** What one answer may hold: a vector of a million series is far under this. */
+const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+/** A PromQL string literal: the namespace is a DNS label already, quoted all the same. */
+function promString(text: string): string {
+  return JSON.stringify(text);
+}
+
+interface VectorSample {
+  metric: Record<string, string>;
+  value: [number, string];
+}
+
+/** One instant query; the samples of its vector. */
+async function query(options: PrometheusOptions, promql: string, signal: AbortSignal): Promise<VectorSample[]> {
+  const url = new URL(`${options.url.href.replace(/\/$/, '')}/api/v1/query`);
+  url.searchParams.set('query', promql);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.bearerToken !== undefined) headers.authorization = `Bearer ${options.bearerToken}`;
+  if (url.username !== '' || url.password !== '')
+    headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  url.username = '';
+  url.password = '';
+  const requestOptions: RequestOptions & { ca?: string } = { method: 'GET', headers, signal, ...(options.ca === undefined ? {} : { ca: options.ca }) };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const text = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = send(url, requestOptions, (res) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > MAX_RESPONSE_BYTES) req.destroy(new Error(`the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB; refusing to read more`));
+        else chunks.push(chunk);
+      });
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 500, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  let answer: { status?: unknown; error?: unknown; data?: { resultType?: unknown; result?: unknown } };
+  try {
+    answer = JSON.parse(text.body) as typeof answer;
+  } catch {
+    throw new Error(`HTTP ${text.status}, not a Prometheus API answer (not JSON)`);
+  }
+  if (text.status >= 300 || answer.status !== 'success')
+    throw new Error(`HTTP ${text.status}${typeof answer.error === 'string' ? `: ${answer.error.slice(0, 200)}` : ''}`);
+  if (answer.data?.resultType !== 'vector' || !Array.isArray(answer.data.result)) throw new Error('the answer is not an instant vector');
+  return (answer.data.result as unknown[]).filter((sample): sample is VectorSample => {
+    const { metric, value } = (sample ?? {}) as Partial<VectorSample>;
+    return (
+      typeof metric === 'object' &&
+      metric !== null &&
+      Object.values(metric).every((label) => typeof label === 'string') &&
+      Array.isArray(value) &&
+      typeof value[1] === 'string'
+    );
+  });
+}
+
+/** Own keys of a sample's labels only (a label may be called `__proto__`). */
+function labelsOf(metric: Record<string, string>): Record<string, string> {
+  return Object.assign(Object.create(null) as Record<string, string>, metric);
+}
+
+/**
+ * The probe checks of the window ending now (`range`: a PromQL duration such as 1h or 2h30m), in the
+ * namespace or every namespace. Throws when Prometheus cannot be read; `series` is 0 when it holds
+ * no probe counters for the scope (the kubelet's /metrics/probes is not scraped, or nothing is probed).
+ */
+export async function prometheusProbeCounts(
+  options: PrometheusOptions,
+  guard: CallGuard,
+  scope: { namespace: string | undefined; range: string },
+): Promise<{ counts: ProbeCounts; series: number }> {
+  const selector = scope.namespace === undefined ? '' : `{namespace=${promString(scope.namespace)}}`;
+  const counts = new ProbeCounts();
+  const results = await guard.run('query Prometheus for probe counts', (signal) =>
+    query(options, `sum by (namespace, pod, container, probe_type, result) (increase(prober_probe_total${selector}[${scope.range}]))`, signal),
+  );
+  for (const sample of results) counts.addResult(labelsOf(sample.metric), Number(sample.value[1]));
+  const buckets = await guard.run('query Prometheus for probe durations', (signal) =>
+    query(options, `sum by (namespace, pod, container, probe_type, le) (increase(prober_probe_duration_seconds_bucket${selector}[${scope.range}]))`, signal),
+  );
+  for (const sample of buckets) counts.addBucket(labelsOf(sample.metric), Number(sample.value[1]));
+  return { counts, series: results.length };
+}
