@@ -6,7 +6,8 @@
 // test/e2e/probe-metrics.test.ts.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -125,14 +126,18 @@ describe('probe counts', () => {
 
 /** A Prometheus HTTP API answering instant queries from the given counts, as increase() over the range would. */
 class FakePrometheus {
-  server: Server | undefined;
+  server: Server | HttpsServer | undefined;
   readonly queries: { query: string; authorization: string | undefined }[] = [];
   answer: 'ok' | 'error' | 'html' = 'ok';
-  constructor(private readonly probes: Parameters<typeof kubeletText>[0]) {}
+  constructor(
+    private readonly probes: Parameters<typeof kubeletText>[0],
+    private readonly tls?: { cert: string; key: string },
+  ) {}
   async start(): Promise<string> {
-    this.server = createServer((req, res) => this.handle(req, res));
+    const handler = (req: IncomingMessage, res: ServerResponse) => this.handle(req, res);
+    this.server = this.tls ? createHttpsServer({ cert: readFileSync(this.tls.cert), key: readFileSync(this.tls.key) }, handler) : createServer(handler);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as { port: number }).port}/prom`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as { port: number }).port}/prom`;
   }
   stop(): Promise<void> {
     return new Promise((resolve) => this.server!.close(() => resolve()));
@@ -286,6 +291,21 @@ describe('audit --probe-metrics', () => {
         assert.equal(authorization, 'Bearer prom-token');
         assert.match(query, /\{namespace="shop"\}\[2h30m\]\)\)$/);
       }
+    } finally {
+      await prometheus.stop();
+    }
+  });
+
+  it('trusts the CA given for an https Prometheus, and only that', async () => {
+    const pki = makeTestPki();
+    const prometheus = new FakePrometheus(window, pki.issue('prometheus', { serverNames: ['127.0.0.1'] }));
+    const url = await prometheus.start();
+    try {
+      const trusted = await audit('--probe-metrics', url, '--prometheus-ca-file', pki.caCert);
+      assert.deepEqual(trusted.findings.map((finding) => finding.rule).sort(), ['runtime-probe-failing', 'runtime-probe-slow']);
+      const untrusted = await audit('--probe-metrics', url);
+      assert.match(untrusted.stderr, /cannot read probe metrics from Prometheus at https:\/\/127\.0\.0\.1:\d+\/prom: .*certificate/);
+      assert.deepEqual(untrusted.findings, []);
     } finally {
       await prometheus.stop();
     }

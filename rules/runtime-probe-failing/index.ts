@@ -38,7 +38,7 @@ export default defineRule({
         long:
           'the kubelet counted {results} checks of the readinessProbe of container {container} in the last {window} across {pods} (from {source}): {share} failed. ' +
           'Every failureThreshold ({threshold}) failures in a row take the Pod out of its Services — {detect} after the failures begin — and it returns after successThreshold ({success}) ' +
-          'passing checks, so at this rate it can leave its Services up to {episodes} and clients see it come and go. Find why the check fails; if the endpoint is only slow, see runtime-probe-slow.',
+          'passing checks: {episodes}. Clients see such a Pod come and go. Find why the check fails; if the endpoint is only slow, see runtime-probe-slow.',
       },
       liveness: {
         short: 'liveness of container {container} failed {bad} of {total} checks ({share}) in the last {window}, not yet {threshold} in a row',
@@ -82,7 +82,14 @@ export default defineRule({
         const episodes = Math.floor(bad / probe.failureThreshold);
         report({
           messageId: 'readiness',
-          data: { ...common, success: probe.successThreshold, episodes: `${episodes} time${episodes === 1 ? '' : 's'}` },
+          data: {
+            ...common,
+            success: probe.successThreshold,
+            episodes:
+              episodes === 0
+                ? `with ${bad} failure${bad === 1 ? '' : 's'}, fewer than failureThreshold, no Pod can have left them yet`
+                : `at this rate a Pod can have left them up to ${episodes} time${episodes === 1 ? '' : 's'} in the window`,
+          },
           pointer,
           evidence: evidenceOf,
         });

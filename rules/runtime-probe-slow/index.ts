@@ -46,6 +46,8 @@ export default defineRule({
       if (p99 === undefined || p99 < probe.timeoutSeconds / 2) continue;
       const p50 = bucketQuantile(measured.buckets, 0.5)!;
       const largestFinite = Math.max(...[...measured.buckets.keys()].filter((bound) => bound !== Infinity));
+      // Above the largest bucket the latency is only known to exceed it: reported when that already reaches half the timeout.
+      if (p99 === Infinity && !(largestFinite >= probe.timeoutSeconds / 2)) continue;
       // More than twice the p99's bound: the next audit no longer finds the measured latency reaching half the timeout.
       const suggested = p99 === Infinity ? undefined : Math.max(probe.timeoutSeconds + 1, Math.floor(2 * p99) + 1);
       const fix: PatchOperation[] | undefined =

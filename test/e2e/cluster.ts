@@ -145,6 +145,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   });
   const admin = pki.issue('admin', { client: true, organization: 'system:masters' });
   const controller = pki.issue('system:kube-controller-manager', { client: true });
+  // How the API server proves itself to a kubelet (its node proxy: logs, exec, /metrics/probes).
+  const kubeletClient = pki.issue('kube-apiserver-kubelet-client', { client: true, organization: 'system:masters' });
   const serviceAccountKey = join(directory, 'sa.key');
   execFileSync('openssl', ['genrsa', '-out', serviceAccountKey, '2048'], { stdio: 'ignore' });
   const serviceAccountPub = join(directory, 'sa.pub');
@@ -194,6 +196,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     '--tls-private-key-file',
     serving.key,
     '--client-ca-file',
+    pki.caCert,
+    '--kubelet-client-certificate',
+    kubeletClient.cert,
+    '--kubelet-client-key',
+    kubeletClient.key,
+    '--kubelet-certificate-authority',
     pki.caCert,
     '--service-account-issuer',
     'https://kubernetes.default.svc',

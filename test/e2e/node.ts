@@ -98,7 +98,15 @@ function privateTmpfs(path: string): string | undefined {
   return made;
 }
 
-export async function startNode(cluster: Cluster, options: { images?: string[] } = {}): Promise<Node> {
+/**
+ * `address`: the node's name and InternalIP (default 127.0.0.1). The API server refuses to proxy to
+ * a node whose address is loopback (pkg/registry/core/node/strategy.go, isProxyableHostname), so a
+ * test that reads the kubelet through the node proxy gives a documentation address (203.0.113.0/24):
+ * it is put on the loopback device of the suite's own network namespace, where nothing else is.
+ */
+export async function startNode(cluster: Cluster, options: { images?: string[]; address?: string } = {}): Promise<Node> {
+  const nodeName = options.address ?? NODE_NAME;
+  if (nodeName !== NODE_NAME) execFileSync('ip', ['address', 'add', `${nodeName}/32`, 'dev', 'lo']);
   const binaries = controlPlaneBinaries();
   const directory = join(cluster.directory, 'node');
   const logs = join(cluster.directory, 'logs');
@@ -186,13 +194,13 @@ state = "${directory}/containerd/state"
   for (const image of [join(binaries, 'images/pause.tar'), join(binaries, 'images/app.tar'), ...(options.images ?? [])])
     ctr('images', 'import', '--snapshotter', 'native', image);
 
-  const serving = cluster.pki.issue('kubelet', { serverNames: [NODE_NAME, 'localhost'] });
+  const serving = cluster.pki.issue('kubelet', { serverNames: [nodeName, 'localhost'] });
   const kubeletConfig = join(directory, 'kubelet.yaml');
   writeFileSync(
     kubeletConfig,
     `apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
-address: 127.0.0.1
+address: ${nodeName}
 port: ${await freePort()}
 readOnlyPort: 0
 healthzPort: 0
@@ -219,18 +227,18 @@ evictionHard: {memory.available: 1Mi, nodefs.available: 1Mi, imagefs.available: 
   );
   const kubelet = startProcess(
     join(binaries, 'kubelet'),
-    ['--config', kubeletConfig, '--kubeconfig', cluster.kubeconfig, '--hostname-override', NODE_NAME, '--root-dir', join(directory, 'kubelet'), '--v', '2'],
+    ['--config', kubeletConfig, '--kubeconfig', cluster.kubeconfig, '--hostname-override', nodeName, '--root-dir', join(directory, 'kubelet'), '--v', '2'],
     join(logs, 'kubelet.log'),
   );
   for (let attempt = 0; ; attempt++) {
-    const node = await cluster.api('GET', `/api/v1/nodes/${NODE_NAME}`);
+    const node = await cluster.api('GET', `/api/v1/nodes/${nodeName}`);
     if (node.status === 200) break;
     if (attempt > 600 || kubelet.exitCode !== null) throw new Error(`the kubelet did not register its node; see ${join(logs, 'kubelet.log')}`);
     await wait(100);
   }
 
   return {
-    name: NODE_NAME,
+    name: nodeName,
     shared,
     containerLog(namespace, pod, container) {
       // <podLogsDir>/<namespace>_<pod>_<uid>/<container>/<restart>.log
@@ -283,6 +291,7 @@ evictionHard: {memory.available: 1Mi, nodefs.available: 1Mi, imagefs.available: 
       for (const path of madeDirectories) rmdirSync(path);
       for (const path of cgroups) removeCgroup(path);
       if (bridgeExists()) execFileSync('ip', ['link', 'delete', BRIDGE]);
+      if (nodeName !== NODE_NAME) execFileSync('ip', ['address', 'delete', `${nodeName}/32`, 'dev', 'lo']);
       rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -9,6 +9,9 @@
 // GET /actuator/health answers as a framework's aggregate health does: 200 when the URL in
 // DEPENDENCY answers 2xx within a second, 503 otherwise (a database that is down).
 //
+// FLAKY_EVERY=N makes every Nth check of each probe fail (500) whatever the health: a probe that
+// fails a share of its checks, never twice in a row.
+//
 // FAIL_FOR_MS makes it fail every check for that long after it starts (a slow starter). Every
 // check, health change, start and SIGTERM is written as one JSON line to the file LOG (a hostPath
 // the test reads), with the time in milliseconds since the epoch: the node's clock is the test's.
@@ -75,6 +78,9 @@ func main() {
 	started := time.Now()
 	failFor := time.Duration(envInt("FAIL_FOR_MS", 0)) * time.Millisecond
 	slow := time.Duration(envInt("SLOW_MS", 3000)) * time.Millisecond
+	flakyEvery := envInt("FLAKY_EVERY", 0)
+	var checksMu sync.Mutex
+	checks := map[string]int{}
 	var healthMu sync.Mutex
 	health := "ok"
 	if initial := os.Getenv("HEALTH"); initial != "" {
@@ -93,6 +99,14 @@ func main() {
 	mux.HandleFunc("/check/", func(w http.ResponseWriter, r *http.Request) {
 		probe := strings.TrimPrefix(r.URL.Path, "/check/")
 		state := current()
+		if flakyEvery > 0 {
+			checksMu.Lock()
+			checks[probe]++
+			if checks[probe]%flakyEvery == 0 {
+				state = "fail"
+			}
+			checksMu.Unlock()
+		}
 		at := now()
 		status := http.StatusOK
 		switch state {
