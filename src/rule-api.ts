@@ -4,6 +4,7 @@ export { DEFAULT_DENSE_PODS_PER_NODE, densityOf, type ClusterFacts } from './eng
 export {
   bucketQuantile,
   findingEvidence,
+  meanDuration,
   podsKilledTogether,
   probeMetricEvidence,
   RUNTIME_POLICY,

@@ -25,6 +25,7 @@ const BOUNDS = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.
 /** A kubelet's /metrics/probes for some probes, as prober_manager.go registers them. */
 function kubeletText(
   probes: { namespace: string; pod: string; container: string; type: string; successful: number; failed: number; seconds: number }[],
+  classicBuckets = true,
 ): string {
   const lines = [
     '# HELP prober_probe_total [BETA] Cumulative number of a liveness, readiness or startup probe for a container by result.',
@@ -38,7 +39,8 @@ function kubeletText(
   lines.push('# TYPE prober_probe_duration_seconds histogram');
   for (const probe of probes) {
     const labels = `container="${probe.container}",namespace="${probe.namespace}",pod="${probe.pod}",probe_type="${probe.type}"`;
-    for (const bound of BOUNDS)
+    // A 1.37 kubelet (NativeHistograms on by default) writes only the +Inf bucket of this histogram.
+    for (const bound of classicBuckets ? BOUNDS : ['+Inf'])
       lines.push(
         `prober_probe_duration_seconds_bucket{${labels},le="${bound}"} ${Number(bound === '+Inf' ? Infinity : bound) >= probe.seconds ? probe.successful : 0}`,
       );
@@ -158,7 +160,10 @@ class FakePrometheus {
     const probes = this.probes.filter((probe) => namespace === undefined || probe.namespace === namespace);
     const labels = (probe: (typeof probes)[number]) => ({ namespace: probe.namespace, pod: probe.pod, container: probe.container, probe_type: probe.type });
     const now = Date.now() / 1000;
-    const result = query.includes('prober_probe_total')
+    const part = /prober_probe_duration_seconds_(sum|count)/.exec(query)?.[1];
+    const result = part
+      ? probes.map((probe) => ({ metric: labels(probe), value: [now, String(part === 'sum' ? probe.successful * probe.seconds : probe.successful)] }))
+      : query.includes('prober_probe_total')
       ? probes.flatMap((probe) =>
           (['successful', 'failed', 'unknown'] as const).map((outcome) => ({
             metric: { ...labels(probe), result: outcome },
@@ -263,8 +268,8 @@ describe('audit --probe-metrics', () => {
       '/api/v1/nodes/node-1/proxy/metrics/probes',
     ]);
     assert.deepEqual(summary(findings), [
-      { rule: 'runtime-probe-failing', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5 } },
-      { rule: 'runtime-probe-slow', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5 } },
+      { rule: 'runtime-probe-failing', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5, mean: 1.6 } },
+      { rule: 'runtime-probe-slow', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5, mean: 1.6 } },
     ]);
     const slow = findings.find((finding) => finding.rule === 'runtime-probe-slow')!;
     assert.equal(slow.evidence.source, 'kubelet');
@@ -275,6 +280,19 @@ describe('audit --probe-metrics', () => {
     assert.deepEqual(slow.fix, [{ op: 'add', path: '/spec/template/spec/containers/0/readinessProbe/timeoutSeconds', value: 6 }]);
   });
 
+  it('measures by the mean where the kubelet exposes only the +Inf bucket (1.37, NativeHistograms on)', async () => {
+    for (const node of ['node-0', 'node-1']) {
+      const onNode = (probes: typeof window) => kubeletText(probes.filter((probe) => (probe.pod === 'web-7d9f8-bbbbb' ? 'node-1' : 'node-0') === node), false);
+      api.nodeMetrics.set(node, [onNode(earlier), onNode(later)]);
+    }
+    const { findings } = await audit('--probe-metrics', 'kubelet', '--probe-window', '1s');
+    const slow = findings.find((finding) => finding.rule === 'runtime-probe-slow')!;
+    assert.deepEqual(slow.evidence.latencySeconds, { p50: null, p99: null, mean: 1.6 });
+    assert.match(slow.message, /they took 1\.6 s on average .* against timeoutSeconds 2 s/);
+    // More than twice the mean.
+    assert.deepEqual(slow.fix, [{ op: 'add', path: '/spec/template/spec/containers/0/readinessProbe/timeoutSeconds', value: 4 }]);
+  });
+
   it('gives the same findings from Prometheus, sends its bearer token, and scopes the query to the namespace and --since', async () => {
     const prometheus = new FakePrometheus(window);
     const url = await prometheus.start();
@@ -282,14 +300,15 @@ describe('audit --probe-metrics', () => {
       writeFileSync(join(directory, 'token'), 'prom-token\n');
       const { findings } = await audit('--probe-metrics', url, '--since', '2h30m', '--prometheus-token-file', join(directory, 'token'));
       assert.deepEqual(summary(findings), [
-        { rule: 'runtime-probe-failing', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5 } },
-        { rule: 'runtime-probe-slow', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5 } },
+        { rule: 'runtime-probe-failing', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5, mean: 1.6 } },
+        { rule: 'runtime-probe-slow', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5, mean: 1.6 } },
       ]);
       assert.equal(findings[0]!.evidence.source, 'prometheus');
-      assert.equal(prometheus.queries.length, 2);
+      assert.equal(prometheus.queries.length, 4);
       for (const { query, authorization } of prometheus.queries) {
         assert.equal(authorization, 'Bearer prom-token');
         assert.match(query, /\{namespace="shop"\}\[2h30m\]\)\)$/);
+        assert.match(query, /^sum by \(namespace, pod, container, probe_type(, result|, le)?\) \(increase\(prober_probe_/);
       }
     } finally {
       await prometheus.stop();

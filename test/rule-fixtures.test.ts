@@ -58,7 +58,7 @@ function evidenceOf(text: string): EvidenceMap | undefined {
   const match = /test-evidence\)?: (\{.*\})/.exec(text);
   if (!match) return undefined;
   const evidence = new EvidenceMap('1h');
-  type GivenMeasurement = Omit<ProbeMeasurement, 'buckets'> & { buckets: Record<string, number> };
+  type GivenMeasurement = Omit<ProbeMeasurement, 'buckets' | 'duration'> & { buckets: Record<string, number>; duration?: ProbeMeasurement['duration'] };
   type GivenEvidence = Partial<Omit<ContainerEvidence, 'lastLivenessKill' | 'probeMetrics'>> & {
     lastLivenessKill?: Record<string, string>;
     probeMetrics?: Partial<Record<ProbeField, GivenMeasurement>>;
@@ -68,11 +68,12 @@ function evidenceOf(text: string): EvidenceMap | undefined {
     const entry = evidence.entry({ kind, namespace: namespace || undefined, name }, container);
     // Liveness kills per Pod are given as {"pod": "2026-12-04T10:00:05Z"}.
     const lastLivenessKill = new Map(Object.entries(given.lastLivenessKill ?? {}).map(([pod, at]) => [pod, Date.parse(at)] as const));
-    // Probe metrics' buckets are given as {"0.5": 10, "+Inf": 12}, cumulative as the kubelet exports them.
+    // Probe metrics' buckets are given as {"0.5": 10, "+Inf": 12}, cumulative as the kubelet exports them; duration ({sumSeconds, count}) is optional.
     const probeMetrics = Object.fromEntries(
       Object.entries(given.probeMetrics ?? {}).map(([probe, measured]) => [
         probe,
         {
+          duration: { sumSeconds: 0, count: 0 },
           ...measured,
           buckets: new Map(Object.entries(measured.buckets).map(([bound, count]) => [bound === '+Inf' ? Infinity : Number(bound), count] as const)),
         },

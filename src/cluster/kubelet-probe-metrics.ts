@@ -8,7 +8,12 @@ import { metricSamples } from './metrics-text.js';
 import { ProbeCounts } from './probe-counts.js';
 import type { ProgressListener } from '../model/progress.js';
 
-const PROBE_METRICS = new Set(['prober_probe_total', 'prober_probe_duration_seconds_bucket']);
+const PROBE_METRICS = new Set([
+  'prober_probe_total',
+  'prober_probe_duration_seconds_bucket',
+  'prober_probe_duration_seconds_sum',
+  'prober_probe_duration_seconds_count',
+]);
 /** Nodes read at once: a few requests in flight through the API server, not one per node of a large cluster. */
 const CONCURRENT_NODES = 4;
 
@@ -23,7 +28,8 @@ export function addProbeMetricsText(text: string, namespace: string | undefined,
   for (const sample of metricSamples(text, PROBE_METRICS)) {
     if (namespace !== undefined && sample.labels.namespace !== namespace) continue;
     if (sample.name === 'prober_probe_total') counts.addResult(sample.labels, sample.value);
-    else counts.addBucket(sample.labels, sample.value);
+    else if (sample.name === 'prober_probe_duration_seconds_bucket') counts.addBucket(sample.labels, sample.value);
+    else counts.addDuration(sample.labels, sample.name === 'prober_probe_duration_seconds_sum' ? 'sumSeconds' : 'count', sample.value);
   }
 }
 

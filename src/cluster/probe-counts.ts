@@ -20,6 +20,8 @@ export interface PodProbeCounts {
   results: ProbeResults;
   /** Upper bound (Infinity for +Inf) → timed checks at or under it. */
   buckets: Map<number, number>;
+  /** The duration histogram's _sum (seconds) and _count. */
+  duration: { sumSeconds: number; count: number };
 }
 
 /** The labels a probe series is known by; undefined when it is not a probe of a known type. */
@@ -42,7 +44,7 @@ export class ProbeCounts {
     let found = this.series.get(key);
     if (found === undefined) {
       if (this.series.size >= MAX_PROBE_SERIES) throw new Error(`more than ${MAX_PROBE_SERIES} probe series: refusing to read more`);
-      this.series.set(key, (found = { namespace, pod, container, probe, results: { successful: 0, failed: 0, unknown: 0 }, buckets: new Map() }));
+      this.series.set(key, (found = { namespace, pod, container, probe, results: { successful: 0, failed: 0, unknown: 0 }, buckets: new Map(), duration: { sumSeconds: 0, count: 0 } }));
     }
     return found;
   }
@@ -63,6 +65,13 @@ export class ProbeCounts {
     if (entry !== undefined) entry.buckets.set(bound, (entry.buckets.get(bound) ?? 0) + count);
   }
 
+  /** Adds to the duration histogram's _sum (seconds) or _count. */
+  addDuration(labels: ProbeLabels, part: 'sumSeconds' | 'count', value: number): void {
+    if (!isCount(value)) return;
+    const entry = this.entry(labels);
+    if (entry !== undefined) entry.duration[part] += value;
+  }
+
   /**
    * What happened between `before` and this later sample: the counters' increase per series. A series
    * new since `before` counts from zero; a counter that went down was reset (its Pod's probe worker
@@ -81,6 +90,11 @@ export class ProbeCounts {
           unknown: increase(after.results.unknown, earlier?.results.unknown),
         },
         buckets: new Map([...after.buckets].map(([bound, count]) => [bound, increase(count, earlier?.buckets.get(bound))])),
+        // A reset count resets the sum with it.
+        duration:
+          earlier === undefined || after.duration.count < earlier.duration.count
+            ? { ...after.duration }
+            : { sumSeconds: Math.max(0, after.duration.sumSeconds - earlier.duration.sumSeconds), count: after.duration.count - earlier.duration.count },
       });
     }
     return window;
@@ -107,12 +121,16 @@ export function addProbeMeasurements(evidence: EvidenceMap, owners: Owners, coun
       pods: 0,
       results: { successful: 0, failed: 0, unknown: 0 },
       buckets: new Map(),
+      duration: { sumSeconds: 0, count: 0 },
     });
     measured.pods++;
     measured.results.successful += Math.round(series.results.successful);
     measured.results.failed += Math.round(series.results.failed);
     measured.results.unknown += Math.round(series.results.unknown);
     for (const [bound, count] of series.buckets) measured.buckets.set(bound, (measured.buckets.get(bound) ?? 0) + Math.round(count));
+    // Not rounded: Prometheus extrapolates sum and count alike, and their ratio is the mean.
+    measured.duration.sumSeconds += series.duration.sumSeconds;
+    measured.duration.count += series.duration.count;
     filed++;
   }
   return filed;

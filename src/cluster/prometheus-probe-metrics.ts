@@ -102,5 +102,12 @@ export async function prometheusProbeCounts(
     query(options, `sum by (namespace, pod, container, probe_type, le) (increase(prober_probe_duration_seconds_bucket${selector}[${scope.range}]))`, signal),
   );
   for (const sample of buckets) counts.addBucket(labelsOf(sample.metric), Number(sample.value[1]));
+  // The mean, for kubelets that expose no classic buckets (1.37: NativeHistograms on by default).
+  for (const part of ['sum', 'count'] as const) {
+    const samples = await guard.run(`query Prometheus for probe duration ${part}s`, (signal) =>
+      query(options, `sum by (namespace, pod, container, probe_type) (increase(prober_probe_duration_seconds_${part}${selector}[${scope.range}]))`, signal),
+    );
+    for (const sample of samples) counts.addDuration(labelsOf(sample.metric), part === 'sum' ? 'sumSeconds' : 'count', Number(sample.value[1]));
+  }
   return { counts, series: results.length };
 }

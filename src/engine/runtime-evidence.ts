@@ -50,6 +50,12 @@ export interface ProbeMeasurement {
   results: ProbeResults;
   /** Upper bound in seconds (Infinity for +Inf) → checks that took at most that long. */
   buckets: Map<number, number>;
+  /**
+   * The histogram's _sum and _count: the mean. A kubelet of 1.37 (NativeHistograms on by default)
+   * exposes no classic buckets for this histogram in the text format — only +Inf — so the mean is
+   * what is left to measure latency by.
+   */
+  duration: { sumSeconds: number; count: number };
 }
 
 /** What a finding from probe metrics carries in --format json. */
@@ -58,12 +64,26 @@ export interface ProbeMetricEvidence {
   window: string;
   pods: number;
   probeResults: ProbeResults;
-  /** Upper bounds of the buckets the median and the 99th percentile fall in (null: above the largest finite bucket, or no durations). */
-  latencySeconds: { p50: number | null; p99: number | null };
+  /**
+   * Upper bounds of the buckets the median and the 99th percentile fall in (null: above the largest
+   * finite bucket, or no classic buckets), and the mean of the timed checks (null: none timed).
+   */
+  latencySeconds: { p50: number | null; p99: number | null; mean: number | null };
 }
 
-/** The smallest bucket bound under which at least `quantile` of the timed checks fall; undefined when none were timed. */
+/** Whether the histogram has classic buckets below +Inf holding the timed checks. */
+export function hasClassicBuckets(buckets: ReadonlyMap<number, number>): boolean {
+  return [...buckets.keys()].some((bound) => bound !== Infinity);
+}
+
+/** The mean duration of the timed checks, in seconds; undefined when none was timed. */
+export function meanDuration(measurement: Pick<ProbeMeasurement, 'duration'>): number | undefined {
+  return measurement.duration.count > 0 ? measurement.duration.sumSeconds / measurement.duration.count : undefined;
+}
+
+/** The smallest bucket bound under which at least `quantile` of the timed checks fall; undefined when none were timed or there are no classic buckets. */
 export function bucketQuantile(buckets: ReadonlyMap<number, number>, quantile: number): number | undefined {
+  if (!hasClassicBuckets(buckets)) return undefined;
   const bounds = [...buckets.keys()].sort((a, b) => a - b);
   const total = bounds.length === 0 ? 0 : Math.max(...bounds.map((bound) => buckets.get(bound)!));
   if (total <= 0) return undefined;
@@ -79,7 +99,12 @@ export function probeMetricEvidence(measurement: ProbeMeasurement): ProbeMetricE
     window: measurement.window,
     pods: measurement.pods,
     probeResults: { ...measurement.results },
-    latencySeconds: { p50: finite(bucketQuantile(measurement.buckets, 0.5)), p99: finite(bucketQuantile(measurement.buckets, 0.99)) },
+    latencySeconds: {
+      p50: finite(bucketQuantile(measurement.buckets, 0.5)),
+      p99: finite(bucketQuantile(measurement.buckets, 0.99)),
+      // To the millisecond: sums of floats carry noise past it.
+      mean: ((mean) => (mean === undefined ? null : Math.round(mean * 1000) / 1000))(meanDuration(measurement)),
+    },
   };
 }
 
