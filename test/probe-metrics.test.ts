@@ -164,19 +164,19 @@ class FakePrometheus {
     const result = part
       ? probes.map((probe) => ({ metric: labels(probe), value: [now, String(part === 'sum' ? probe.successful * probe.seconds : probe.successful)] }))
       : query.includes('prober_probe_total')
-      ? probes.flatMap((probe) =>
-          (['successful', 'failed', 'unknown'] as const).map((outcome) => ({
-            metric: { ...labels(probe), result: outcome },
-            // increase() extrapolates: not whole numbers.
-            value: [now, String((outcome === 'successful' ? probe.successful : outcome === 'failed' ? probe.failed : 0) * 1.0004)],
-          })),
-        )
-      : probes.flatMap((probe) =>
-          BOUNDS.map((bound) => ({
-            metric: { ...labels(probe), le: bound },
-            value: [now, String(Number(bound === '+Inf' ? Infinity : bound) >= probe.seconds ? probe.successful : 0)],
-          })),
-        );
+        ? probes.flatMap((probe) =>
+            (['successful', 'failed', 'unknown'] as const).map((outcome) => ({
+              metric: { ...labels(probe), result: outcome },
+              // increase() extrapolates: not whole numbers.
+              value: [now, String((outcome === 'successful' ? probe.successful : outcome === 'failed' ? probe.failed : 0) * 1.0004)],
+            })),
+          )
+        : probes.flatMap((probe) =>
+            BOUNDS.map((bound) => ({
+              metric: { ...labels(probe), le: bound },
+              value: [now, String(Number(bound === '+Inf' ? Infinity : bound) >= probe.seconds ? probe.successful : 0)],
+            })),
+          );
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result } }));
   }
 }
@@ -282,7 +282,11 @@ describe('audit --probe-metrics', () => {
 
   it('measures by the mean where the kubelet exposes only the +Inf bucket (1.37, NativeHistograms on)', async () => {
     for (const node of ['node-0', 'node-1']) {
-      const onNode = (probes: typeof window) => kubeletText(probes.filter((probe) => (probe.pod === 'web-7d9f8-bbbbb' ? 'node-1' : 'node-0') === node), false);
+      const onNode = (probes: typeof window) =>
+        kubeletText(
+          probes.filter((probe) => (probe.pod === 'web-7d9f8-bbbbb' ? 'node-1' : 'node-0') === node),
+          false,
+        );
       api.nodeMetrics.set(node, [onNode(earlier), onNode(later)]);
     }
     const { findings } = await audit('--probe-metrics', 'kubelet', '--probe-window', '1s');

@@ -85,7 +85,8 @@ export default defineRule({
       const slow = measured === undefined ? undefined : slowness(measured, probe.timeoutSeconds);
       if (measured === undefined || slow === undefined) continue;
       const { suggested } = slow;
-      const fix: PatchOperation[] | undefined = suggested === undefined ? undefined : [{ op: 'add', path: joinPointer(probe.pointer, 'timeoutSeconds'), value: suggested }];
+      const fix: PatchOperation[] | undefined =
+        suggested === undefined ? undefined : [{ op: 'add', path: joinPointer(probe.pointer, 'timeoutSeconds'), value: suggested }];
       const timed = measured.results.successful + measured.results.unknown;
       report({
         messageId: slow.messageId,

@@ -44,7 +44,18 @@ export class ProbeCounts {
     let found = this.series.get(key);
     if (found === undefined) {
       if (this.series.size >= MAX_PROBE_SERIES) throw new Error(`more than ${MAX_PROBE_SERIES} probe series: refusing to read more`);
-      this.series.set(key, (found = { namespace, pod, container, probe, results: { successful: 0, failed: 0, unknown: 0 }, buckets: new Map(), duration: { sumSeconds: 0, count: 0 } }));
+      this.series.set(
+        key,
+        (found = {
+          namespace,
+          pod,
+          container,
+          probe,
+          results: { successful: 0, failed: 0, unknown: 0 },
+          buckets: new Map(),
+          duration: { sumSeconds: 0, count: 0 },
+        }),
+      );
     }
     return found;
   }

@@ -104,7 +104,10 @@ function privateTmpfs(path: string): string | undefined {
  * test that reads the kubelet through the node proxy gives a documentation address (203.0.113.0/24):
  * it is put on the loopback device of the suite's own network namespace, where nothing else is.
  */
-export async function startNode(cluster: Cluster, options: { images?: string[]; address?: string } = {}): Promise<Node> {
+export async function startNode(
+  cluster: Cluster,
+  options: { images?: string[]; address?: string; featureGates?: Record<string, boolean> } = {},
+): Promise<Node> {
   const nodeName = options.address ?? NODE_NAME;
   if (nodeName !== NODE_NAME) execFileSync('ip', ['address', 'add', `${nodeName}/32`, 'dev', 'lo']);
   const binaries = controlPlaneBinaries();
@@ -223,6 +226,7 @@ localStorageCapacityIsolation: false
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 evictionHard: {memory.available: 1Mi, nodefs.available: 1Mi, imagefs.available: 1Mi}
+featureGates: ${JSON.stringify(options.featureGates ?? {})}
 `,
   );
   const kubelet = startProcess(
