@@ -11,15 +11,17 @@ import type { FixKind } from '../src/engine/rule.js';
 import { fixSourceText } from '../src/fix/fix-source.js';
 import { LintSession } from '../src/lint/index.js';
 import { lintText, podYaml, ROOT, runCli } from './helpers.js';
+import { evidenceOf } from './test-evidence.js';
+import type { RuntimeEvidence } from '../src/engine/runtime-evidence.js';
 
 /** A file's text fixed as --fix fixes it, read by `session` after each pass. */
 const fixWith = (session: LintSession, path: string, text: string, kinds: readonly FixKind[]) =>
   fixSourceText(path, text, session.findingsOfSource(path), kinds);
 
 /** An engine with only one rule enabled, so a fixture pair shows exactly that rule's fix. */
-function sessionWithOnly(id: string): LintSession {
+function sessionWithOnly(id: string, evidence?: RuntimeEvidence): LintSession {
   const rules = Object.fromEntries(RULES.map((rule) => [rule.meta.id, rule.meta.id === id ? ('warning' as const) : ('off' as const)]));
-  return new LintSession(new Engine(RULES, { config: { rules }, cluster: unknownCluster() }));
+  return new LintSession(new Engine(RULES, { config: { rules }, cluster: unknownCluster(), ...(evidence ? { evidence } : {}) }));
 }
 
 const allRules = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
@@ -41,10 +43,12 @@ describe('fix fixtures', () => {
     });
     for (const [beforeFile, afterFile] of fixPairs(id)) {
       it(`${id}: fixes ${basename(beforeFile)} into ${basename(afterFile)} byte for byte, idempotently`, () => {
-        const session = sessionWithOnly(id);
         const before = readFileSync(beforeFile, 'utf8');
+        // A runtime rule's fixture says what audit measured (its fix is a suggestion in audit's findings).
+        const evidence = evidenceOf(before);
+        const session = sessionWithOnly(id, evidence);
         assert.ok(
-          lintText(before).findings.some((finding) => finding.rule === id),
+          lintText(before, { evidence }).findings.some((finding) => finding.rule === id),
           'the before fixture must have a finding to fix',
         );
         const outcome = fixWith(session, beforeFile, before, [rule.meta.fix!]);
@@ -54,7 +58,7 @@ describe('fix fixtures', () => {
         const again = fixWith(session, afterFile, outcome.text, [rule.meta.fix!]);
         assert.equal(again.changed, false, 'fixing the fixed file changes nothing');
         assert.deepEqual(
-          lintText(outcome.text).findings.filter((finding) => finding.rule === id),
+          lintText(outcome.text, { evidence }).findings.filter((finding) => finding.rule === id),
           [],
         );
       });

@@ -280,6 +280,42 @@ describe('audit --probe-metrics', () => {
     assert.deepEqual(slow.fix, [{ op: 'add', path: '/spec/template/spec/containers/0/readinessProbe/timeoutSeconds', value: 6 }]);
   });
 
+  it('carries the measurements into PolicyReports as properties, like every runtime finding', async () => {
+    feedNodes();
+    const run = await runCliAsync([
+      'audit',
+      '-n',
+      'shop',
+      '--kubeconfig',
+      kubeconfig,
+      '--format',
+      'policyreport',
+      '--fail-on',
+      'never',
+      '--probe-metrics',
+      'kubelet',
+      '--probe-window',
+      '1s',
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const results = (
+      JSON.parse(run.stdout) as { items: { results?: { policy: string; category: string; properties: Record<string, string> }[] }[] }
+    ).items.flatMap((report) => report.results ?? []);
+    const slow = results.find((result) => result.policy === 'runtime-probe-slow')!;
+    assert.equal(slow.category, 'runtime');
+    assert.deepEqual(Object.fromEntries(Object.entries(slow.properties).filter(([key]) => /^(source|window|pods|probeResults|latencySeconds)/.test(key))), {
+      source: 'kubelet',
+      window: '1s',
+      pods: '2',
+      'probeResults.successful': '36',
+      'probeResults.failed': '4',
+      'probeResults.unknown': '0',
+      'latencySeconds.p50': '2.5',
+      'latencySeconds.p99': '2.5',
+      'latencySeconds.mean': '1.6',
+    });
+  });
+
   it('measures by the mean where the kubelet exposes only the +Inf bucket (1.37, NativeHistograms on)', async () => {
     for (const node of ['node-0', 'node-1']) {
       const onNode = (probes: typeof window) =>

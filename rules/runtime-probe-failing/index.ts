@@ -30,7 +30,6 @@ export default defineRule({
       'Find why the checks fail (a slow endpoint: see runtime-probe-slow). A readiness probe that flaps moves the Pod in and out of its Services; a liveness probe that fails this often restarts the container on the next unlucky stretch.',
     scope: PROBED_CONTAINERS,
     readsEvidence: true,
-    timing: true,
     policy: RUNTIME_POLICY,
     messages: {
       readiness: {

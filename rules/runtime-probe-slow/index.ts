@@ -57,7 +57,6 @@ export default defineRule({
       'Raise timeoutSeconds to cover the measured latency with margin (the suggested patch: more than twice the 99th percentile, or the mean), or make the checked endpoint answer faster.',
     scope: PROBED_CONTAINERS,
     readsEvidence: true,
-    timing: true,
     fix: 'suggestion',
     policy: RUNTIME_POLICY,
     messages: {
