@@ -16,6 +16,17 @@ export type HostileAnswer = 'endless-list' | 'repeated-continue' | 'fresh-contin
 
 type Json = Record<string, any>;
 
+/** The collections probe-lint audit lists: the pod-bearing kinds, Pods and Services. */
+export const AUDITED_COLLECTIONS = [
+  '/apis/apps/v1/deployments',
+  '/apis/apps/v1/statefulsets',
+  '/apis/apps/v1/daemonsets',
+  '/apis/batch/v1/cronjobs',
+  '/apis/batch/v1/jobs',
+  '/api/v1/pods',
+  '/api/v1/services',
+] as const;
+
 export class FakeApiServer {
   mode: ApiMode = 'ok';
   hostile: HostileAnswer | undefined;

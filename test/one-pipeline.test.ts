@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
-import { FakeApiServer } from './fake-apiserver.js';
+import { AUDITED_COLLECTIONS, FakeApiServer } from './fake-apiserver.js';
 import { runCli, runCliAsync } from './helpers.js';
 import { LspClient } from './lsp-client.js';
 import { makeTestPki } from './tls.js';
@@ -253,17 +253,7 @@ describe('one pipeline for every command', () => {
                 : '/api/v1/services';
         (byPath[path] ??= []).push(object);
       }
-      for (const path of [
-        '/apis/apps/v1/deployments',
-        '/apis/apps/v1/statefulsets',
-        '/apis/apps/v1/daemonsets',
-        '/apis/batch/v1/cronjobs',
-        '/apis/batch/v1/jobs',
-        '/api/v1/pods',
-        '/api/v1/services',
-        '/api/v1/nodes',
-      ])
-        api.set(path, (byPath[path] ?? []) as Record<string, unknown>[]);
+      for (const path of [...AUDITED_COLLECTIONS, '/api/v1/nodes']) api.set(path, (byPath[path] ?? []) as Record<string, unknown>[]);
       const kubeconfig = api.kubeconfig(work);
       const audit = await runCliAsync([
         'audit',

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FakeApiServer } from './fake-apiserver.js';
+import { AUDITED_COLLECTIONS, FakeApiServer } from './fake-apiserver.js';
 import { CLI, runCli } from './helpers.js';
 import { makeTestPki } from './tls.js';
 import { helmBinary } from './tools.js';
@@ -152,15 +152,7 @@ describe('progress', { skip: unavailable }, () => {
       api = new FakeApiServer(makeTestPki());
       await api.start();
       api.pageDelayMs = 150;
-      for (const path of [
-        '/apis/apps/v1/statefulsets',
-        '/apis/apps/v1/daemonsets',
-        '/apis/batch/v1/cronjobs',
-        '/apis/batch/v1/jobs',
-        '/api/v1/pods',
-        '/api/v1/services',
-      ])
-        api.collections.set(path, []);
+      for (const path of AUDITED_COLLECTIONS) api.collections.set(path, []);
       api.collections.set('/apis/apps/v1/deployments', [
         {
           metadata: { name: 'web', namespace: 'shop', uid: 'u1' },

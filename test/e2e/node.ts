@@ -353,6 +353,16 @@ export function appPodSpec(
   };
 }
 
+/** A Deployment of one replica in `default` whose Pods are `spec` (an appPodSpec). */
+export function appDeployment(name: string, spec: Record<string, unknown>) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default' },
+    spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } },
+  };
+}
+
 /** Switches the test app's health; the app's own time of the switch (ms since the epoch). */
 export async function setHealth(port: number, health: 'ok' | 'fail' | 'hang' | 'slow'): Promise<number> {
   const reply = await fetch(`http://127.0.0.1:${port}/health/${health}`, { method: 'POST' });

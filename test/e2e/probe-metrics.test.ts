@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { runCliAsync } from '../helpers.js';
 import { freePort, startCluster, type Cluster } from './cluster.js';
 import { installChartWithoutWebhooks, renderChart, serviceAccountKubeconfig } from './install.js';
-import { appPodSpec, nodeLeftovers, nodeUnavailable, startNode, type Node } from './node.js';
+import { appDeployment, appPodSpec, nodeLeftovers, nodeUnavailable, startNode, type Node } from './node.js';
 
 const unavailable = nodeUnavailable() ?? (spawnable('prometheus') ? undefined : 'prometheus is not installed (Debian: apt-get install prometheus)');
 if (unavailable !== undefined && process.env.CI !== undefined) throw new Error(`the probe metrics suite cannot run: ${unavailable}`);
@@ -35,15 +35,6 @@ let cluster: Cluster;
 let node: Node;
 let prometheus: ChildProcess | undefined;
 let prometheusUrl: string;
-
-function deployment(name: string, spec: Record<string, unknown>) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default' },
-    spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } },
-  };
-}
 
 /** Debian's Prometheus, scraping the node's kubelet at /metrics/probes every second, over TLS with a client certificate of the cluster's CA. */
 async function startPrometheus(): Promise<string> {
@@ -96,6 +87,11 @@ interface JsonFinding {
   fix?: { op: string; path: string; value: unknown }[];
 }
 
+/** `probe-lint audit` in `scope` as `kubeconfig`'s account, as JSON, never failing on findings. */
+function auditJson(kubeconfig: string, scope: string[], extra: string[]) {
+  return runCliAsync(['audit', ...scope, '--kubeconfig', kubeconfig, '--format', 'json', '--fail-on', 'never', ...extra]);
+}
+
 /** The app's own record of the checks it answered: how many, and how many with 500. */
 function answered(log: string): { checks: number; failed: number } {
   const lines = readFileSync(join(node.shared, `${log}.jsonl`), 'utf8')
@@ -143,7 +139,7 @@ for (const nativeHistograms of [true, false])
 
       it('reads each kubelet through the node proxy over the window: the slow probe by its 99th percentile bucket or, without classic buckets, its mean, with a patch the API server takes, the flaky one at the share the app answered, the healthy one not at all', async () => {
         const objects = [
-          deployment(
+          appDeployment(
             'slow',
             appPodSpec(node, {
               port: 18300,
@@ -152,7 +148,7 @@ for (const nativeHistograms of [true, false])
               env: { HEALTH: 'slow', SLOW_MS: '1600' },
             }),
           ),
-          deployment(
+          appDeployment(
             'flaky',
             appPodSpec(node, {
               port: 18301,
@@ -161,7 +157,7 @@ for (const nativeHistograms of [true, false])
               env: { FLAKY_EVERY: '5' },
             }),
           ),
-          deployment(
+          appDeployment(
             'healthy',
             appPodSpec(node, {
               port: 18302,
@@ -184,20 +180,7 @@ for (const nativeHistograms of [true, false])
 
         const kubeconfig = await serviceAccountKubeconfig(cluster, 'probe-lint-audit');
         const before = { flaky: answered('flaky') };
-        const audit = await runCliAsync([
-          'audit',
-          '-A',
-          '--kubeconfig',
-          kubeconfig,
-          '--format',
-          'json',
-          '--fail-on',
-          'never',
-          '--probe-metrics',
-          'kubelet',
-          '--probe-window',
-          '30s',
-        ]);
+        const audit = await auditJson(kubeconfig, ['-A'], ['--probe-metrics', 'kubelet', '--probe-window', '30s']);
         const afterwards = { flaky: answered('flaky') };
         assert.equal(audit.code, 0, audit.stderr);
         assert.equal(audit.stderr, '');
@@ -253,20 +236,7 @@ for (const nativeHistograms of [true, false])
 
       it("reads the same from Prometheus' HTTP API over --since, and the two sources agree", async () => {
         const kubeconfig = await serviceAccountKubeconfig(cluster, 'probe-lint-audit');
-        const audit = await runCliAsync([
-          'audit',
-          '-A',
-          '--kubeconfig',
-          kubeconfig,
-          '--format',
-          'json',
-          '--fail-on',
-          'never',
-          '--probe-metrics',
-          prometheusUrl,
-          '--since',
-          '1m',
-        ]);
+        const audit = await auditJson(kubeconfig, ['-A'], ['--probe-metrics', prometheusUrl, '--since', '1m']);
         assert.equal(audit.code, 0, audit.stderr);
         assert.equal(audit.stderr, '');
         const findings = findingsOf(audit.stdout);
@@ -286,39 +256,12 @@ for (const nativeHistograms of [true, false])
         { skip: !nativeHistograms && 'once is enough' },
         async () => {
           const kubeconfig = await serviceAccountKubeconfig(cluster, 'probe-lint-audit');
-          const other = await runCliAsync([
-            'audit',
-            '-n',
-            'kube-system',
-            '--kubeconfig',
-            kubeconfig,
-            '--format',
-            'json',
-            '--fail-on',
-            'never',
-            '--probe-metrics',
-            prometheusUrl,
-            '--since',
-            '1m',
-          ]);
+          const other = await auditJson(kubeconfig, ['-n', 'kube-system'], ['--probe-metrics', prometheusUrl, '--since', '1m']);
           assert.equal(other.code, 0, other.stderr);
           assert.deepEqual(findingsOf(other.stdout), []);
           assert.match(other.stderr, /no prober_probe_total series in namespace kube-system/);
 
-          const down = await runCliAsync([
-            'audit',
-            '-A',
-            '--kubeconfig',
-            kubeconfig,
-            '--format',
-            'json',
-            '--fail-on',
-            'never',
-            '--probe-metrics',
-            'http://127.0.0.1:1',
-            '--since',
-            '1m',
-          ]);
+          const down = await auditJson(kubeconfig, ['-A'], ['--probe-metrics', 'http://127.0.0.1:1', '--since', '1m']);
           assert.equal(down.code, 0, down.stderr);
           assert.match(down.stderr, /warning: cannot read probe metrics from Prometheus at http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED.*; auditing without them/);
           const objects = (JSON.parse(down.stdout) as { findings: JsonFinding[] }).findings.map(objectOf);
@@ -340,20 +283,7 @@ for (const nativeHistograms of [true, false])
             assert.equal(made.code, 0, made.stderr);
           }
           const plain = await serviceAccountKubeconfig(cluster, 'reader');
-          const refused = await runCliAsync([
-            'audit',
-            '-A',
-            '--kubeconfig',
-            plain,
-            '--format',
-            'json',
-            '--fail-on',
-            'never',
-            '--probe-metrics',
-            'kubelet',
-            '--probe-window',
-            '1s',
-          ]);
+          const refused = await auditJson(plain, ['-A'], ['--probe-metrics', 'kubelet', '--probe-window', '1s']);
           assert.equal(refused.code, 0, refused.stderr);
           assert.deepEqual(findingsOf(refused.stdout), []);
           assert.match(

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { runCliAsync } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { installChartWithoutWebhooks, installReportCrds, renderChart, serviceAccountKubeconfig } from './install.js';
-import { appPodSpec, nodeLeftovers, nodeUnavailable, setHealth, startNode, type Node } from './node.js';
+import { appDeployment, appPodSpec, nodeLeftovers, nodeUnavailable, setHealth, startNode, type Node } from './node.js';
 
 const unavailable = nodeUnavailable();
 if (unavailable !== undefined && process.env.CI !== undefined) throw new Error(`the real-node suite cannot run: ${unavailable}`);
@@ -41,15 +41,6 @@ after(async () => {
   assert.deepEqual(left, []);
 });
 
-function deployment(name: string, spec: Record<string, unknown>) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default' },
-    spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } },
-  };
-}
-
 const check = { httpGet: { path: '/check/health' }, periodSeconds: 2, failureThreshold: 3, timeoutSeconds: 1 };
 
 interface CoreEvent {
@@ -69,11 +60,11 @@ const total = (events: CoreEvent[], match: (event: CoreEvent) => boolean) => eve
 
 describe('audit reads what the kubelet did', { skip: unavailable }, () => {
   it("reports the liveness kills and failed checks of a slow Deployment with the Events' counts, the likely cause, first; nothing for a healthy one", async () => {
-    const slow = deployment(
+    const slow = appDeployment(
       'slow',
       appPodSpec(node, { port: SLOW_PORT, log: 'slow', probes: { livenessProbe: check, readinessProbe: check }, env: { HEALTH: 'slow', SLOW_MS: '3000' } }),
     );
-    const healthy = deployment('healthy', appPodSpec(node, { port: HEALTHY_PORT, log: 'healthy', probes: { livenessProbe: check, readinessProbe: check } }));
+    const healthy = appDeployment('healthy', appPodSpec(node, { port: HEALTHY_PORT, log: 'healthy', probes: { livenessProbe: check, readinessProbe: check } }));
     const applied = await cluster.kubectl(['apply', '-f', '-'], { input: [slow, healthy].map((object) => JSON.stringify(object)).join('\n') });
     assert.equal(applied.code, 0, applied.stderr);
 
@@ -208,7 +199,7 @@ describe('audit reads what the kubelet did', { skip: unavailable }, () => {
     const objects = [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'refusing' } },
       namespaced(
-        deployment('quiet', {
+        appDeployment('quiet', {
           containers: [{ name: 'app', image: 'registry.example.com/app:1', livenessProbe: { tcpSocket: { port: 80 }, timeoutSeconds: 10 } }],
         }),
       ),
@@ -288,7 +279,7 @@ describe('audit reads what the kubelet did', { skip: unavailable }, () => {
       probes: { livenessProbe: { httpGet: { path: '/actuator/health' }, periodSeconds: 2, failureThreshold: 2, timeoutSeconds: 1 } },
       env: { DEPENDENCY: `http://${POD_GATEWAY}:${port}/` },
     });
-    const cascade = deployment('cascade', { ...spec, hostNetwork: false });
+    const cascade = appDeployment('cascade', { ...spec, hostNetwork: false });
     const manifest = { ...cascade, metadata: { name: 'cascade', namespace: 'cascade' }, spec: { ...cascade.spec, replicas: 2 } };
     const applied = await cluster.kubectl(['apply', '-f', '-'], { input: JSON.stringify(manifest) });
     assert.equal(applied.code, 0, applied.stderr);
