@@ -5,6 +5,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { flowQuestionMark } from '../src/source/go-yaml-strictness.js';
 import { discoverConfigFile } from '../src/engine/config-discovery.js';
 import { clusterFactsFrom, densePodsPerNode, ruleEnabled, severityOverride, type ProbeLintConfig, type RuleSetting } from '../src/engine/config.js';
 import { formatRate } from '../rules/exec-probe-dense-cluster/index.js';
@@ -522,5 +523,28 @@ describe('severities and CEL text', () => {
 
   it('writes text as a CEL string literal, escaping backslashes and quotes', () => {
     assert.equal(celString("it's C:\\dir"), "'it\\'s C:\\\\dir'");
+  });
+});
+
+describe("go-yaml's end of a plain scalar at ? in a flow collection", () => {
+  it('finds it on the line go-yaml refuses, whatever the value before the collection, and not in quotes, comments or block text', () => {
+    for (const text of [
+      'httpGet: {path: /x?local=true, port: http}\n',
+      'args:\n  - [a, b?c]\n',
+      'key: &anchor [a, b?c]\n',
+      '{"path": x?y}\n',
+      'first: ok\nsecond: {a: 1}\nthird: {path: /x?y}\n',
+    ])
+      assert.notEqual(flowQuestionMark(text), undefined, text);
+    for (const text of [
+      'httpGet: {path: "/x?local=true", port: 80}\n',
+      "httpGet: {path: '/x?local=true', port: 80}\n",
+      'ports: [80] # why not 8080?\n',
+      'description: see [the docs](https://example.com/x?y)\n',
+      'url: https://example.com/x?y=[1]\n',
+      '{"url": "https://example.com/x?y", "n": [1]}\n',
+      'key: [&a "x?y", !!str \'z?\']\n',
+    ])
+      assert.equal(flowQuestionMark(text), undefined, text);
   });
 });

@@ -73,11 +73,15 @@ export class Engine {
       return [{ rule, severity: severityOverride(setting), options: { ...(rule.meta.options?.defaults ?? {}), ...ruleOptions(setting) } }];
     });
     // Per role, the rules whose scope includes it: this lookup runs for every container of every input.
+    // Rules that read runtime evidence are left out where there is none (files, admission): they would only return.
     const byRole = (role: ContainerRole, longRunning: boolean) =>
       active.filter(
         ({ rule }) =>
           // Stryker disable next-line OptionalChaining: a rule with checkContainer declares a scope (the rule contract); the test is for the type.
-          rule.checkContainer !== undefined && rule.meta.scope?.roles.includes(role) === true && (longRunning || rule.meta.scope.longRunningOnly !== true),
+          rule.checkContainer !== undefined &&
+          rule.meta.scope?.roles.includes(role) === true &&
+          (longRunning || rule.meta.scope.longRunningOnly !== true) &&
+          (rule.meta.readsEvidence !== true || options.evidence !== undefined),
       );
     this.containerRules = Object.fromEntries(
       ROLES.map((role) => [role, { longRunning: byRole(role, true), any: byRole(role, false) }]),

@@ -155,8 +155,9 @@ const NAMED_RENDERINGS = 3;
  */
 export function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
   const kept: LocatedFinding[] = [];
-  // Per place: where its finding stands in `kept`, and the objects it was made on.
-  const places = new Map<string, { index: number; objects: Set<string> }>();
+  // Per place: where its finding stands in `kept`, and — once a second finding comes there — the
+  // objects it was made on (most places have one finding: no set, no object name made for them).
+  const places = new Map<string, { index: number; objects: Set<string> | undefined }>();
   for (const finding of findings) {
     // Without a place in a file, a finding is its object's alone.
     if (finding.file === undefined || finding.line === undefined) {
@@ -165,26 +166,27 @@ export function withoutRepeats(findings: LocatedFinding[]): LocatedFinding[] {
     }
     // One finding of a rule per place, container and field: renderings may word it differently
     // (another Service selects the pod in one of them), and the most severe wording is kept.
-    const key = [finding.file, finding.line, finding.column, finding.rule, finding.container, finding.identity.kind, finding.pointer].join('\u0000');
-    const object = describeResource(finding.identity);
+    const key = `${finding.file}\u0000${finding.line}\u0000${finding.column}\u0000${finding.rule}\u0000${finding.container}\u0000${finding.identity.kind}\u0000${finding.pointer}`;
     const place = places.get(key);
     if (place === undefined) {
-      places.set(key, { index: kept.length, objects: new Set([object]) });
+      places.set(key, { index: kept.length, objects: undefined });
       kept.push(finding);
       continue;
     }
     const earlier = kept[place.index]!;
+    const objects = (place.objects ??= new Set([describeResource(earlier.identity)]));
+    const object = describeResource(finding.identity);
     if (severityRank(finding.severity) > severityRank(earlier.severity)) {
       // The more severe takes the place; the objects of the earlier are the others it covers.
       const others = [...(earlier.alsoIn ?? []), describeResource(earlier.identity)].filter((other) => other !== object);
       if (others.length > 0) finding.alsoIn = others;
       kept[place.index] = finding;
-      place.objects.add(object);
+      objects.add(object);
       continue;
     }
-    if (place.objects.has(object)) continue;
-    place.objects.add(object);
-    (kept[place.index]!.alsoIn ??= []).push(object);
+    if (objects.has(object)) continue;
+    objects.add(object);
+    (earlier.alsoIn ??= []).push(object);
   }
   for (const finding of kept) {
     if (finding.alsoIn === undefined) continue;

@@ -6,16 +6,35 @@
 import jsYaml from 'js-yaml';
 import { KUBECTL_SCHEMA } from './yaml11-schema.js';
 
+const BRACKET_THEN_MARK = /[[{][^\n]*\?/;
+const QUOTED = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'/g;
+const COMMENT = /(^|\s)#.*$/;
+/** A line whose value (of a key or a sequence item, after any anchor or tag) opens a flow collection with a `?` after it. */
+const FLOW_VALUE_THEN_MARK = /^\s*(?:-\s+)*(?:[^\s#-][^:]*:\s+)?(?:[&!]\S*\s+)*[[{][^\n]*\?/;
+
+/**
+ * Whether some line opens a flow collection as a value and holds an unquoted, uncommented `?` after
+ * it: only then is the second parse needed. Most files have no `?` at all (one indexOf); of the rest,
+ * most hold it in a quoted string (a URL in JSON) or a comment. A superset of what go-yaml refuses
+ * on one line; the parse decides.
+ */
+function mayHoldFlowQuestionMark(text: string): boolean {
+  if (!text.includes('?') || !BRACKET_THEN_MARK.test(text)) return false;
+  for (const line of text.split('\n'))
+    if (line.includes('?') && BRACKET_THEN_MARK.test(line) && FLOW_VALUE_THEN_MARK.test(line.replace(QUOTED, 'x').replace(COMMENT, ''))) return true;
+  return false;
+}
+
 /** Where the first plain scalar in a flow collection holds a `?`, and what go-yaml says of it; undefined when there is none. */
 export function flowQuestionMark(text: string): { offset: number; reason: string } | undefined {
-  // Only a line with both a flow collection and a question mark can hold one: most files skip the second parse.
-  if (!/[[{][^\n]*\?/.test(text)) return undefined;
+  if (!mayHoldFlowQuestionMark(text)) return undefined;
   const frames: { start: number; flow: '[' | '{' | undefined }[] = [];
   let found: { offset: number; reason: string } | undefined;
   const listener = (event: 'open' | 'close', state: { position: number; result: unknown }) => {
     if (event === 'open') {
       // js-yaml opens a node before the blanks in front of it.
-      const character = firstCharacter(text, state.position);
+      // A node's properties (an anchor, a tag) come before its collection: `key: &a [x?y]`.
+      const character = firstCharacter(text, afterProperties(text, state.position));
       frames.push({ start: state.position, flow: character === '[' || character === '{' ? character : undefined });
       return;
     }
@@ -23,7 +42,7 @@ export function flowQuestionMark(text: string): { offset: number; reason: string
     if (found !== undefined || typeof state.result !== 'string' || !state.result.includes('?')) return;
     const enclosing = frames.findLast((candidate) => candidate.flow !== undefined);
     // A quote makes it no plain scalar.
-    const first = firstCharacter(text, frame.start);
+    const first = firstCharacter(text, afterProperties(text, frame.start));
     if (enclosing === undefined || first === '"' || first === "'") return;
     const mark = text.indexOf('?', frame.start);
     // A `?` that starts the scalar is go-yaml's key indicator (`[?x]` is `[{x: null}]` there), not an end.
@@ -36,6 +55,14 @@ export function flowQuestionMark(text: string): { offset: number; reason: string
     return undefined; // the parse proper reports its own errors
   }
   return found;
+}
+
+/** Past the anchor and tag in front of a node (`&name`, `!tag`, `!!seq`), if any. */
+function afterProperties(text: string, from: number): number {
+  const properties = /[ \t\r\n]*(?:[&!][^ \t\r\n,[\]{}]*[ \t\r\n]+)*/y;
+  properties.lastIndex = from;
+  properties.exec(text);
+  return properties.lastIndex;
 }
 
 function firstCharacter(text: string, from: number): string | undefined {
