@@ -131,6 +131,8 @@ class FakePrometheus {
   server: Server | HttpsServer | undefined;
   readonly queries: { query: string; authorization: string | undefined }[] = [];
   answer: 'ok' | 'error' | 'html' = 'ok';
+  /** Stores native histograms of a 1.37 kubelet: the classic buckets hold only +Inf, the native ones the real bounds (powers of 2^(1/8)). */
+  native = false;
   constructor(
     private readonly probes: Parameters<typeof kubeletText>[0],
     private readonly tls?: { cert: string; key: string },
@@ -161,22 +163,41 @@ class FakePrometheus {
     const labels = (probe: (typeof probes)[number]) => ({ namespace: probe.namespace, pod: probe.pod, container: probe.container, probe_type: probe.type });
     const now = Date.now() / 1000;
     const part = /prober_probe_duration_seconds_(sum|count)/.exec(query)?.[1];
-    const result = part
-      ? probes.map((probe) => ({ metric: labels(probe), value: [now, String(part === 'sum' ? probe.successful * probe.seconds : probe.successful)] }))
-      : query.includes('prober_probe_total')
-        ? probes.flatMap((probe) =>
-            (['successful', 'failed', 'unknown'] as const).map((outcome) => ({
-              metric: { ...labels(probe), result: outcome },
-              // increase() extrapolates: not whole numbers.
-              value: [now, String((outcome === 'successful' ? probe.successful : outcome === 'failed' ? probe.failed : 0) * 1.0004)],
-            })),
-          )
-        : probes.flatMap((probe) =>
-            BOUNDS.map((bound) => ({
-              metric: { ...labels(probe), le: bound },
-              value: [now, String(Number(bound === '+Inf' ? Infinity : bound) >= probe.seconds ? probe.successful : 0)],
-            })),
-          );
+    const nativeQuery = /prober_probe_duration_seconds[{[]/.test(query);
+    const nativeBucket = (seconds: number) => {
+      const index = Math.ceil(Math.log2(seconds) * 8);
+      return [0, String(2 ** ((index - 1) / 8)), String(2 ** (index / 8))];
+    };
+    const result = nativeQuery
+      ? this.native
+        ? probes.map((probe) => ({
+            metric: labels(probe),
+            histogram: [
+              now,
+              {
+                count: String(probe.successful),
+                sum: String(probe.successful * probe.seconds),
+                buckets: [[...nativeBucket(probe.seconds), String(probe.successful)]],
+              },
+            ],
+          }))
+        : []
+      : part
+        ? probes.map((probe) => ({ metric: labels(probe), value: [now, String(part === 'sum' ? probe.successful * probe.seconds : probe.successful)] }))
+        : query.includes('prober_probe_total')
+          ? probes.flatMap((probe) =>
+              (['successful', 'failed', 'unknown'] as const).map((outcome) => ({
+                metric: { ...labels(probe), result: outcome },
+                // increase() extrapolates: not whole numbers.
+                value: [now, String((outcome === 'successful' ? probe.successful : outcome === 'failed' ? probe.failed : 0) * 1.0004)],
+              })),
+            )
+          : probes.flatMap((probe) =>
+              (this.native ? ['+Inf'] : BOUNDS).map((bound) => ({
+                metric: { ...labels(probe), le: bound },
+                value: [now, String(Number(bound === '+Inf' ? Infinity : bound) >= probe.seconds ? probe.successful : 0)],
+              })),
+            );
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result } }));
   }
 }
@@ -344,12 +365,32 @@ describe('audit --probe-metrics', () => {
         { rule: 'runtime-probe-slow', container: 'web', results: { successful: 36, failed: 4, unknown: 0 }, latency: { p50: 2.5, p99: 2.5, mean: 1.6 } },
       ]);
       assert.equal(findings[0]!.evidence.source, 'prometheus');
-      assert.equal(prometheus.queries.length, 4);
+      assert.equal(prometheus.queries.length, 5);
       for (const { query, authorization } of prometheus.queries) {
         assert.equal(authorization, 'Bearer prom-token');
         assert.match(query, /\{namespace="shop"\}\[2h30m\]\)\)$/);
         assert.match(query, /^sum by \(namespace, pod, container, probe_type(, result|, le)?\) \(increase\(prober_probe_/);
       }
+    } finally {
+      await prometheus.stop();
+    }
+  });
+
+  it("reads a native histogram's buckets where Prometheus stores them (a 1.37 kubelet's), instead of the classic +Inf alone", async () => {
+    const prometheus = new FakePrometheus(window);
+    prometheus.native = true;
+    const url = await prometheus.start();
+    try {
+      const { findings } = await audit('--probe-metrics', url);
+      const slow = findings.find((finding) => finding.rule === 'runtime-probe-slow')!;
+      // 1.6 s lies in the native bucket (2^(5/8), 2^(6/8)] = (1.54, 1.68].
+      assert.deepEqual(slow.evidence.latencySeconds, { p50: 1.68, p99: 1.68, mean: 1.6 });
+      assert.match(slow.message, /half took at most 1\.68 s and 99% at most 1\.68 s/);
+      assert.deepEqual(slow.fix, [{ op: 'add', path: '/spec/template/spec/containers/0/readinessProbe/timeoutSeconds', value: 4 }]);
+      assert.match(
+        prometheus.queries.at(-1)!.query,
+        /^sum by \(namespace, pod, container, probe_type\) \(increase\(prober_probe_duration_seconds\{namespace="shop"\}\[1h\]\)\)$/,
+      );
     } finally {
       await prometheus.stop();
     }

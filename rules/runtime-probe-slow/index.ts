@@ -13,7 +13,12 @@ import {
 
 /** "99% at most 2.5 s", or "more than 1% over 10 s" for the +Inf bucket. */
 function shareText(bound: number, largestFinite: number, within: string, over: string): string {
-  return bound === Infinity ? `${over} over ${largestFinite} s` : `${within} at most ${bound} s`;
+  return bound === Infinity ? `${over} over ${seconds(largestFinite)}` : `${within} at most ${seconds(bound)}`;
+}
+
+/** "2.5 s", "1.68 s": a bucket bound to three digits (a native histogram's bounds are powers of 2^(1/8)). */
+function seconds(bound: number): string {
+  return `${Number(bound.toPrecision(3))} s`;
 }
 
 /** A timeout past twice the latency, so that the next audit no longer finds the latency reaching half of it. */
@@ -39,7 +44,7 @@ function slowness(measured: ProbeMeasurement, timeout: number) {
       data: {
         p50: shareText(bucketQuantile(measured.buckets, 0.5)!, largestFinite, 'half took', 'half took'),
         p99: shareText(p99, largestFinite, '99%', 'more than 1%'),
-        p99short: p99 === Infinity ? `more than 1% of checks over ${largestFinite} s` : `99% of checks took up to ${p99} s`,
+        p99short: p99 === Infinity ? `more than 1% of checks over ${seconds(largestFinite)}` : `99% of checks took up to ${seconds(p99)}`,
       },
     };
   }

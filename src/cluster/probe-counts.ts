@@ -83,6 +83,15 @@ export class ProbeCounts {
     if (entry !== undefined) entry.duration[part] += value;
   }
 
+  /** Replaces one Pod's probe latency (its buckets, sum and count) with a better reading of it: a native histogram's. */
+  replaceLatency(labels: ProbeLabels, buckets: Map<number, number>, duration: PodProbeCounts['duration']): void {
+    if (![...buckets.values(), duration.sumSeconds, duration.count].every(isCount)) return;
+    const entry = this.entry(labels);
+    if (entry === undefined) return;
+    entry.buckets = buckets;
+    entry.duration = duration;
+  }
+
   /**
    * What happened between `before` and this later sample: the counters' increase per series. A series
    * new since `before` counts from zero; a counter that went down was reset (its Pod's probe worker

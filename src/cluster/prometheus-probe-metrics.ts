@@ -24,9 +24,18 @@ function promString(text: string): string {
   return JSON.stringify(text);
 }
 
+/** A sample of an instant vector: a float (`value`) or, for a native histogram, `histogram`. */
 interface VectorSample {
   metric: Record<string, string>;
-  value: [number, string];
+  value?: [number, string];
+  histogram?: [number, NativeHistogram];
+}
+
+/** A native histogram as the HTTP API writes it: buckets as [boundary rule, lower, upper, count] (counts per bucket, not cumulative). */
+interface NativeHistogram {
+  count: string;
+  sum: string;
+  buckets?: [number, string, string, string][];
 }
 
 /** One instant query; the samples of its vector. */
@@ -66,15 +75,25 @@ async function query(options: PrometheusOptions, promql: string, signal: AbortSi
     throw new Error(`HTTP ${text.status}${typeof answer.error === 'string' ? `: ${answer.error.slice(0, 200)}` : ''}`);
   if (answer.data?.resultType !== 'vector' || !Array.isArray(answer.data.result)) throw new Error('the answer is not an instant vector');
   return (answer.data.result as unknown[]).filter((sample): sample is VectorSample => {
-    const { metric, value } = (sample ?? {}) as Partial<VectorSample>;
+    const { metric, value, histogram } = (sample ?? {}) as Partial<VectorSample>;
     return (
       typeof metric === 'object' &&
       metric !== null &&
       Object.values(metric).every((label) => typeof label === 'string') &&
-      Array.isArray(value) &&
-      typeof value[1] === 'string'
+      ((Array.isArray(value) && typeof value[1] === 'string') || (Array.isArray(histogram) && isNativeHistogram(histogram[1])))
     );
   });
+}
+
+function isNativeHistogram(value: unknown): value is NativeHistogram {
+  const histogram = value as Partial<NativeHistogram> | null | undefined;
+  return (
+    typeof histogram?.count === 'string' &&
+    typeof histogram.sum === 'string' &&
+    (histogram.buckets === undefined ||
+      (Array.isArray(histogram.buckets) &&
+        histogram.buckets.every((bucket) => Array.isArray(bucket) && bucket.length === 4 && bucket.slice(1).every((part) => typeof part === 'string'))))
+  );
 }
 
 /** Own keys of a sample's labels only (a label may be called `__proto__`). */
@@ -97,17 +116,41 @@ export async function prometheusProbeCounts(
   const results = await guard.run('query Prometheus for probe counts', (signal) =>
     query(options, `sum by (namespace, pod, container, probe_type, result) (increase(prober_probe_total${selector}[${scope.range}]))`, signal),
   );
-  for (const sample of results) counts.addResult(labelsOf(sample.metric), Number(sample.value[1]));
+  for (const sample of results) counts.addResult(labelsOf(sample.metric), Number(sample.value?.[1]));
   const buckets = await guard.run('query Prometheus for probe durations', (signal) =>
     query(options, `sum by (namespace, pod, container, probe_type, le) (increase(prober_probe_duration_seconds_bucket${selector}[${scope.range}]))`, signal),
   );
-  for (const sample of buckets) counts.addBucket(labelsOf(sample.metric), Number(sample.value[1]));
+  for (const sample of buckets) counts.addBucket(labelsOf(sample.metric), Number(sample.value?.[1]));
   // The mean, for kubelets that expose no classic buckets (1.37: NativeHistograms on by default).
   for (const part of ['sum', 'count'] as const) {
     const samples = await guard.run(`query Prometheus for probe duration ${part}s`, (signal) =>
       query(options, `sum by (namespace, pod, container, probe_type) (increase(prober_probe_duration_seconds_${part}${selector}[${scope.range}]))`, signal),
     );
-    for (const sample of samples) counts.addDuration(labelsOf(sample.metric), part === 'sum' ? 'sumSeconds' : 'count', Number(sample.value[1]));
+    for (const sample of samples) counts.addDuration(labelsOf(sample.metric), part === 'sum' ? 'sumSeconds' : 'count', Number(sample.value?.[1]));
+  }
+  // A Prometheus that stores native histograms (1.37 kubelets expose them; Prometheus keeps them with
+  // native histograms enabled) has the real buckets, each within 10% of the next: they replace the
+  // classic ones of the same series, whose only bucket on such a kubelet is +Inf.
+  const native = await guard.run('query Prometheus for native probe duration histograms', (signal) =>
+    query(options, `sum by (namespace, pod, container, probe_type) (increase(prober_probe_duration_seconds${selector}[${scope.range}]))`, signal),
+  );
+  for (const sample of native) {
+    const histogram = sample.histogram?.[1];
+    if (histogram === undefined) continue;
+    counts.replaceLatency(labelsOf(sample.metric), cumulativeBuckets(histogram), { sumSeconds: Number(histogram.sum), count: Number(histogram.count) });
   }
   return { counts, series: results.length };
+}
+
+/** A native histogram's buckets as cumulative counts by upper bound, ending at +Inf with the count. */
+function cumulativeBuckets(histogram: NativeHistogram): Map<number, number> {
+  const buckets = (histogram.buckets ?? [])
+    .map(([, , upper, count]) => ({ upper: Number(upper), count: Number(count) }))
+    .filter(({ upper, count }) => Number.isFinite(upper) && Number.isFinite(count) && count >= 0)
+    .sort((a, b) => a.upper - b.upper);
+  const cumulative = new Map<number, number>();
+  let total = 0;
+  for (const { upper, count } of buckets) cumulative.set(upper, (total += count));
+  cumulative.set(Infinity, Math.max(total, Number(histogram.count) || 0));
+  return cumulative;
 }

@@ -93,7 +93,8 @@ export function bucketQuantile(buckets: ReadonlyMap<number, number>, quantile: n
 
 /** The evidence of a finding from probe metrics. */
 export function probeMetricEvidence(measurement: ProbeMeasurement): ProbeMetricEvidence {
-  const finite = (bound: number | undefined) => (bound === undefined || bound === Infinity ? null : bound);
+  // Three digits: a native histogram's bounds are powers of 2^(1/8) (1.6817928…).
+  const finite = (bound: number | undefined) => (bound === undefined || bound === Infinity ? null : Number(bound.toPrecision(3)));
   return {
     source: measurement.source,
     window: measurement.window,
