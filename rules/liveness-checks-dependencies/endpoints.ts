@@ -78,6 +78,9 @@ export const DEFAULT_ENDPOINTS: readonly DefaultEndpoint[] = [
   { ...MICRONAUT, liveness: '/health/liveness', pattern: '^/*health/+readiness/*$', variables: MICRONAUT_VARIABLES },
 ];
 
+/** Each default endpoint's pattern, compiled once: this runs for every httpGet probe admitted. */
+const DEFAULT_PATTERNS = new Map(DEFAULT_ENDPOINTS.map((endpoint) => [endpoint, new RegExp(endpoint.pattern)]));
+
 /** The path without its query or fragment, as a router matches it. */
 export function barePath(path: string): string {
   return path.split('?')[0]!.split('#')[0]!;
@@ -102,7 +105,7 @@ function join(...parts: string[]): string {
 export function aggregateEndpoint(path: string, env: ReadonlyMap<string, string | undefined>): AggregateEndpoint | undefined {
   const bare = barePath(path);
   for (const endpoint of DEFAULT_ENDPOINTS) {
-    if (endpoint.variables.some((name) => env.has(name)) || !new RegExp(endpoint.pattern).test(bare)) continue;
+    if (endpoint.variables.some((name) => env.has(name)) || !DEFAULT_PATTERNS.get(endpoint)!.test(bare)) continue;
     const { pattern: _pattern, variables: _variables, ...found } = endpoint;
     return { ...found, configuredBy: [] };
   }

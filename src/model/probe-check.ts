@@ -57,9 +57,12 @@ export function requestPath(path: unknown): string {
  * IP, a Secret's value — whatever the container's process sees.
  */
 export function execCommand(probe: EffectiveProbe, container: Container): string[] {
-  const env = staticEnv(container);
   // Stryker disable next-line OptionalChaining,ConditionalExpression,LogicalOperator,StringLiteral: exec is present; parts are strings
-  return (probe.raw.exec?.command ?? []).map((part) => expandVariables(typeof part === 'string' ? part : (JSON.stringify(part) ?? ''), env));
+  const parts = (probe.raw.exec?.command ?? []).map((part) => (typeof part === 'string' ? part : (JSON.stringify(part) ?? '')));
+  // Most commands reference no variable: the container's env is then not read at all (this runs per exec probe admitted).
+  if (!parts.some((part) => part.includes('$'))) return parts;
+  const env = staticEnv(container);
+  return parts.map((part) => expandVariables(part, env));
 }
 
 /**
