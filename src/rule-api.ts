@@ -5,6 +5,7 @@ export {
   bucketQuantile,
   findingEvidence,
   meanDuration,
+  metricsSourceText,
   podsKilledTogether,
   probeMetricEvidence,
   RUNTIME_POLICY,

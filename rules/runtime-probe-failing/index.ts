@@ -1,4 +1,13 @@
-import { defineRule, PROBED_CONTAINERS, probeMetricEvidence, RUNTIME_POLICY, type ProbeMeasurement } from '../../src/rule-api.js';
+import {
+  counted,
+  defineRule,
+  metricsSourceText,
+  PROBED_CONTAINERS,
+  probeMetricEvidence,
+  product,
+  RUNTIME_POLICY,
+  type ProbeMeasurement,
+} from '../../src/rule-api.js';
 
 /** The share of checks that failed or errored, at or above which a probe is reported. */
 const FAILING_SHARE = 0.05;
@@ -62,7 +71,6 @@ export default defineRule({
       const bad = failed + unknown;
       if (total === 0 || bad / total < FAILING_SHARE) continue;
       const share = bad / total;
-      const detect = `${probe.failureThreshold} × ${probe.periodSeconds} s = ${probe.failureThreshold * probe.periodSeconds} s`;
       const common = {
         container: container.name,
         bad,
@@ -70,10 +78,10 @@ export default defineRule({
         share: percent(share),
         window: measured.window,
         results: resultsText(measured),
-        pods: `${measured.pods} Pod${measured.pods === 1 ? '' : 's'}`,
-        source: measured.source === 'kubelet' ? "the kubelets' /metrics/probes" : 'Prometheus',
+        pods: counted(measured.pods, 'Pod'),
+        source: metricsSourceText(measured.source),
         threshold: probe.failureThreshold,
-        detect,
+        detect: product(probe.failureThreshold, probe.periodSeconds),
       };
       const pointer = probe.pointer;
       const evidenceOf = probeMetricEvidence(measured);
@@ -86,8 +94,8 @@ export default defineRule({
             success: probe.successThreshold,
             episodes:
               episodes === 0
-                ? `with ${bad} failure${bad === 1 ? '' : 's'}, fewer than failureThreshold, no Pod can have left them yet`
-                : `at this rate a Pod can have left them up to ${episodes} time${episodes === 1 ? '' : 's'} in the window`,
+                ? `with ${counted(bad, 'failure')}, fewer than failureThreshold, no Pod can have left them yet`
+                : `at this rate a Pod can have left them up to ${counted(episodes, 'time')} in the window`,
           },
           pointer,
           evidence: evidenceOf,
@@ -100,10 +108,8 @@ export default defineRule({
         messageId: 'liveness',
         data: {
           ...common,
-          consequence:
-            probe.type === 'liveness' && container.restartPolicy === 'Never'
-              ? 'the container is killed and not restarted'
-              : 'the container is killed and restarted',
+          // Only liveness gets here: startup and readiness were handled above.
+          consequence: container.restartPolicy === 'Never' ? 'the container is killed and not restarted' : 'the container is killed and restarted',
           chance: `Were the failures independent, ${probe.failureThreshold} in a row would come about once in ${Math.round(checksPerRun)} checks: every ${roughly(checksPerRun * probe.periodSeconds)} at a period of ${probe.periodSeconds} s.`,
         },
         pointer,

@@ -1,9 +1,11 @@
 import {
   bucketQuantile,
+  counted,
   defineRule,
   failureConsequence,
   joinPointer,
   meanDuration,
+  metricsSourceText,
   PROBED_CONTAINERS,
   probeMetricEvidence,
   RUNTIME_POLICY,
@@ -98,16 +100,16 @@ export default defineRule({
           ...slow.data,
           field: probe.field,
           container: container.name,
-          timed: `${timed} check${timed === 1 ? '' : 's'}`,
+          timed: counted(timed, 'check'),
           window: measured.window,
-          pods: `${measured.pods} Pod${measured.pods === 1 ? '' : 's'}`,
-          source: measured.source === 'kubelet' ? "the kubelets' /metrics/probes" : 'Prometheus',
+          pods: counted(measured.pods, 'Pod'),
+          source: metricsSourceText(measured.source),
           timeout: probe.timeoutSeconds,
           consequence: failureConsequence(probe, container.restartPolicy),
           failed:
             measured.results.failed === 0
               ? ''
-              : ` In the same window ${measured.results.failed} check${measured.results.failed === 1 ? '' : 's'} failed (a timeout is a failure, and the kubelet records no duration for it).`,
+              : ` In the same window ${counted(measured.results.failed, 'check')} failed (a timeout is a failure, and the kubelet records no duration for it).`,
           action: suggested === undefined ? 'find why the endpoint is this slow' : `raise timeoutSeconds to ${suggested}`,
           advice:
             suggested === undefined

@@ -28,6 +28,9 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
     io.stderr(`probe-lint audit: ${visible((error as Error).message)}\n`);
     return 2;
   }
+  // A token or CA file that cannot be read is said before the cluster is called.
+  const metricsSource = args.probeMetrics === undefined ? undefined : probeMetricsSource(args.probeMetrics, io);
+  if (args.probeMetrics !== undefined && metricsSource === undefined) return 2;
   const contextNamespace = client.config.getContextObject(client.config.getCurrentContext())?.namespace;
   const namespace = args.allNamespaces ? undefined : (args.namespace ?? contextNamespace ?? 'default');
   const guard = new CallGuard({ ...guardOptions(config), failureThreshold: 1 }, systemClock, undefined, undefined);
@@ -53,37 +56,35 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
     }
   }
   // What the kubelet did: the window's Events and the Pods' restart counts (one attempt, like density).
+  // The Pods' owners are resolved once, for the Events and the probe metrics alike.
+  const workloads = owned === undefined ? undefined : { owners: new Owners(objects, owned.jobs, owned.pods), pods: owned.pods };
   let evidence: EvidenceMap | undefined;
-  if (args.since !== undefined && owned !== undefined) {
+  if (args.since !== undefined && workloads !== undefined) {
     try {
       progress.listener?.({ task: 'reading the Events ({count})', done: 0, total: 1, current: `since ${args.since.text}` });
-      evidence = await collectEvidence(client, guard, { namespace, since: args.since, now: Date.now() }, { objects, ...owned });
+      evidence = await collectEvidence(client, guard, { namespace, since: args.since, now: Date.now() }, workloads);
     } catch (error) {
       progress.stderr(`probe-lint audit: warning: cannot read runtime evidence (Events): ${visible((error as Error).message)}; auditing the specs only\n`);
     }
   }
   // What the kubelet measured of the probes (one attempt per source, like the Events).
-  if (args.probeMetrics !== undefined && args.since !== undefined && owned !== undefined) {
+  if (metricsSource !== undefined && args.since !== undefined && workloads !== undefined) {
     evidence ??= new EvidenceMap(args.since.text);
-    const source = probeMetricsSource(args.probeMetrics, io);
-    if (source === undefined) {
-      progress.end();
-      return 2;
-    }
     try {
       const notices = await collectProbeMetrics(
         client,
         guardOptions(config),
-        source,
+        metricsSource,
         { namespace, since: args.since },
-        { owners: new Owners(objects, owned.jobs, owned.pods), pods: owned.pods },
+        workloads,
         evidence,
         progress.listener,
       );
-      for (const notice of notices) progress.stderr(`probe-lint audit: warning: probe metrics from ${visible(sourceName(source))}: ${visible(notice)}\n`);
+      for (const notice of notices)
+        progress.stderr(`probe-lint audit: warning: probe metrics from ${visible(sourceName(metricsSource))}: ${visible(notice)}\n`);
     } catch (error) {
       progress.stderr(
-        `probe-lint audit: warning: cannot read probe metrics from ${visible(sourceName(source))}: ${visible((error as Error).message)}; auditing without them\n`,
+        `probe-lint audit: warning: cannot read probe metrics from ${visible(sourceName(metricsSource))}: ${visible((error as Error).message)}; auditing without them\n`,
       );
     }
   }

@@ -18,7 +18,7 @@ const DELAY_MS = 500;
 const REDRAW_MS = 100;
 
 export class ProgressLine {
-  private readonly started = Date.now();
+  private readonly started: number;
   private lastDraw = 0;
   private drawn = false;
   private latest: ProgressEvent | undefined;
@@ -29,6 +29,8 @@ export class ProgressLine {
     private readonly stream: NodeJS.WritableStream & ProgressTerminal,
     private readonly now: () => number = Date.now,
   ) {
+    // The delay is measured on the same clock as the events.
+    this.started = now();
     process.once('exit', this.onExit);
   }
 

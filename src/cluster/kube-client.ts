@@ -5,6 +5,7 @@ import { request, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { boundedRequest } from './bounded-request.js';
 
 export interface KubeList<T> {
   metadata?: { continue?: string; resourceVersion?: string };
@@ -139,39 +140,25 @@ export class KubeClient {
     requestOptions.method = method;
     if (options.contentType !== undefined) requestOptions.headers = { ...requestOptions.headers, 'content-type': options.contentType };
     const limit = this.limits.maxResponseBytes;
-    return new Promise<{ value: T; bytes: number }>((resolve, reject) => {
-      const req = request(url, { ...requestOptions, signal }, (res) => {
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (bytes > limit) {
-            req.destroy(new Error(`${method} ${url.pathname}: the response is larger than ${limit / 1024 / 1024} MiB; refusing to read more`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((res.statusCode ?? 500) >= 300) {
-            reject(new ApiStatusError(res.statusCode ?? 500, `${method} ${url.pathname}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
-            return;
-          }
-          if (options.parse !== undefined) {
-            resolve({ value: options.parse(text), bytes });
-            return;
-          }
-          try {
-            resolve({ value: JSON.parse(text) as T, bytes });
-          } catch (error) {
-            reject(new Error(`${method} ${url.pathname}: not JSON: ${(error as Error).message}`));
-          }
-        });
-      });
-      req.on('error', reject);
-      req.end(options.body);
-    });
+    const {
+      status,
+      body: text,
+      bytes,
+    } = await boundedRequest(
+      request,
+      url,
+      { ...requestOptions, signal },
+      options.body,
+      limit,
+      () => new Error(`${method} ${url.pathname}: the response is larger than ${limit / 1024 / 1024} MiB; refusing to read more`),
+    );
+    if (status >= 300) throw new ApiStatusError(status, `${method} ${url.pathname}: HTTP ${status} ${text.slice(0, 200)}`);
+    if (options.parse !== undefined) return { value: options.parse(text), bytes };
+    try {
+      return { value: JSON.parse(text) as T, bytes };
+    } catch (error) {
+      throw new Error(`${method} ${url.pathname}: not JSON: ${(error as Error).message}`, { cause: error });
+    }
   }
 
   /**

@@ -2,7 +2,15 @@
 // (prober_probe_total) and timed checks by duration bucket (prober_probe_duration_seconds) — and
 // how those become a workload's evidence. Both sources (each kubelet's /metrics/probes sampled
 // twice, or Prometheus' increase() over a window) produce these counts.
-import { type EvidenceMap, type MetricsSource, type ProbeField, type ProbeMeasurement, type ProbeResults } from '../engine/runtime-evidence.js';
+import {
+  emptyTally,
+  type EvidenceMap,
+  type MetricsSource,
+  type ProbeField,
+  type ProbeMeasurement,
+  type ProbeResults,
+  type ProbeTally,
+} from '../engine/runtime-evidence.js';
 import type { Owners } from './runtime-evidence.js';
 
 /** The kubelet's probe_type label → the probe's field. */
@@ -12,16 +20,12 @@ const RESULTS = new Set<keyof ProbeResults>(['successful', 'failed', 'unknown'])
 /** Series kept at most: far above the probes of the largest clusters (150,000 Pods × 3 probes), bounded whatever a source sends. */
 export const MAX_PROBE_SERIES = 1_000_000;
 
-export interface PodProbeCounts {
+/** One Pod's probe, as one source counted it. */
+export interface PodProbeCounts extends ProbeTally {
   namespace: string;
   pod: string;
   container: string;
   probe: ProbeField;
-  results: ProbeResults;
-  /** Upper bound (Infinity for +Inf) → timed checks at or under it. */
-  buckets: Map<number, number>;
-  /** The duration histogram's _sum (seconds) and _count. */
-  duration: { sumSeconds: number; count: number };
 }
 
 /** The labels a probe series is known by; undefined when it is not a probe of a known type. */
@@ -44,18 +48,7 @@ export class ProbeCounts {
     let found = this.series.get(key);
     if (found === undefined) {
       if (this.series.size >= MAX_PROBE_SERIES) throw new Error(`more than ${MAX_PROBE_SERIES} probe series: refusing to read more`);
-      this.series.set(
-        key,
-        (found = {
-          namespace,
-          pod,
-          container,
-          probe,
-          results: { successful: 0, failed: 0, unknown: 0 },
-          buckets: new Map(),
-          duration: { sumSeconds: 0, count: 0 },
-        }),
-      );
+      this.series.set(key, (found = { namespace, pod, container, probe, ...emptyTally() }));
     }
     return found;
   }
@@ -135,14 +128,7 @@ export function addProbeMeasurements(evidence: EvidenceMap, owners: Owners, coun
     const workload = owners.of(series.namespace, series.pod);
     if (workload === undefined) continue;
     const entry = evidence.entry(workload, series.container);
-    const measured: ProbeMeasurement = (entry.probeMetrics[series.probe] ??= {
-      source,
-      window,
-      pods: 0,
-      results: { successful: 0, failed: 0, unknown: 0 },
-      buckets: new Map(),
-      duration: { sumSeconds: 0, count: 0 },
-    });
+    const measured: ProbeMeasurement = (entry.probeMetrics[series.probe] ??= { source, window, pods: 0, ...emptyTally() });
     measured.pods++;
     measured.results.successful += Math.round(series.results.successful);
     measured.results.failed += Math.round(series.results.failed);

@@ -3,7 +3,7 @@
 // workloads that own the Pods beside the Events' evidence. A source that cannot be read is a
 // notice, never the audit's failure: the specs and the Events are still reported.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EvidenceMap } from '../engine/runtime-evidence.js';
+import { metricsSourceText, type EvidenceMap } from '../engine/runtime-evidence.js';
 import type { ProgressListener } from '../model/progress.js';
 import { CallGuard, systemClock, type GuardOptions } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
@@ -19,7 +19,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Where the measurements come from, for notices. */
 export function sourceName(source: ProbeMetricsSource): string {
-  return source.kind === 'kubelet' ? "the kubelets' /metrics/probes" : `Prometheus at ${shownUrl(source.prometheus.url)}`;
+  return source.kind === 'kubelet' ? metricsSourceText('kubelet') : `${metricsSourceText('prometheus')} at ${shownUrl(source.prometheus.url)}`;
 }
 
 /**

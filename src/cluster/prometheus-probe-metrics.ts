@@ -5,6 +5,7 @@
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { ProbeCounts } from './probe-counts.js';
+import { boundedRequest } from './bounded-request.js';
 import type { CallGuard } from './call-guard.js';
 
 export interface PrometheusOptions {
@@ -49,22 +50,14 @@ async function query(options: PrometheusOptions, promql: string, signal: AbortSi
   url.username = '';
   url.password = '';
   const requestOptions: RequestOptions & { ca?: string } = { method: 'GET', headers, signal, ...(options.ca === undefined ? {} : { ca: options.ca }) };
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const text = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = send(url, requestOptions, (res) => {
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes > MAX_RESPONSE_BYTES) req.destroy(new Error(`the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB; refusing to read more`));
-        else chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 500, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const text = await boundedRequest(
+    url.protocol === 'https:' ? httpsRequest : httpRequest,
+    url,
+    requestOptions,
+    undefined,
+    MAX_RESPONSE_BYTES,
+    () => new Error(`the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB; refusing to read more`),
+  );
   let answer: { status?: unknown; error?: unknown; data?: { resultType?: unknown; result?: unknown } };
   try {
     answer = JSON.parse(text.body) as typeof answer;

@@ -205,10 +205,10 @@ export async function collectEvidence(
   client: KubeClient,
   guard: CallGuard,
   scope: { namespace: string | undefined; since: { text: string; ms: number }; now: number },
-  workloads: { objects: readonly KubeObject[]; jobs: readonly KubeObject[]; pods: readonly PodSummary[] },
+  workloads: { owners: Owners; pods: readonly PodSummary[] },
 ): Promise<EvidenceMap> {
   const evidence = new EvidenceMap(scope.since.text);
-  const owners = new Owners(workloads.objects, workloads.jobs, workloads.pods);
+  const owners = workloads.owners;
   const seen = new PodsSeen(owners);
   for (const pod of workloads.pods) {
     const workload = owners.of(pod.namespace, pod.name);

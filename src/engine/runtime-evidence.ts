@@ -37,16 +37,11 @@ export interface ProbeResults {
 }
 
 /**
- * One probe of a workload's container, summed over its Pods: prober_probe_total by result, and
+ * What the probe metrics count of one probe: prober_probe_total by result, and
  * prober_probe_duration_seconds — which the kubelet records for successful and unknown results
  * only (a failed check, a timeout included, has no duration) — as cumulative bucket counts.
  */
-export interface ProbeMeasurement {
-  source: MetricsSource;
-  /** The window the counts cover, e.g. "60s" or "1h". */
-  window: string;
-  /** The workload's Pods whose probe was counted. */
-  pods: number;
+export interface ProbeTally {
   results: ProbeResults;
   /** Upper bound in seconds (Infinity for +Inf) → checks that took at most that long. */
   buckets: Map<number, number>;
@@ -56,6 +51,25 @@ export interface ProbeMeasurement {
    * what is left to measure latency by.
    */
   duration: { sumSeconds: number; count: number };
+}
+
+/** A tally with nothing counted yet. */
+export function emptyTally(): ProbeTally {
+  return { results: { successful: 0, failed: 0, unknown: 0 }, buckets: new Map(), duration: { sumSeconds: 0, count: 0 } };
+}
+
+/** One probe of a workload's container, summed over its Pods. */
+export interface ProbeMeasurement extends ProbeTally {
+  source: MetricsSource;
+  /** The window the counts cover, e.g. "60s" or "1h". */
+  window: string;
+  /** The workload's Pods whose probe was counted. */
+  pods: number;
+}
+
+/** Where the measurements came from, as messages say it. */
+export function metricsSourceText(source: MetricsSource): string {
+  return source === 'kubelet' ? "the kubelets' /metrics/probes" : 'Prometheus';
 }
 
 /** What a finding from probe metrics carries in --format json. */
