@@ -8,6 +8,7 @@
 # the network (test/cluster/build-image.sh: the Dockerfile's `npm ci`).
 #   npm run test:e2e                      # all of it
 #   npm run test:e2e -- dist/test/e2e/webhook.test.js
+#   npm run bench:scale                   # dist/bench/admission-scale.js, the chart's Pods under a rollout storm
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +17,7 @@ test/cluster/build-k8s.sh >/dev/null
 test/cluster/report-crds.sh >/dev/null
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(dist/test/e2e/*.test.js)
-if [[ " ${files[*]} " == *chart-pods.test.js* ]]; then
+if [[ " ${files[*]} " == *chart-pods.test.js* || " ${files[*]} " == *admission-scale.js* ]]; then
   # Without buildah or busybox the suite says why (and fails in CI); the image is then not built.
   if PROBE_LINT_E2E_IMAGE="$(test/cluster/build-image.sh)"; then export PROBE_LINT_E2E_IMAGE; fi
 fi

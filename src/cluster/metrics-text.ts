@@ -74,6 +74,11 @@ function readLabels(line: string, start: number, lineNumber: number): { labels: 
   return { labels, end: at + 1 };
 }
 
+/** A histogram bucket's upper bound, its `le` label ("0.005", "+Inf"); NaN when it is not a number. */
+export function bucketBound(le: string): number {
+  return sampleValue(le) ?? NaN;
+}
+
 /** A Go float as the format writes it: digits, exponents, +Inf, -Inf, NaN. */
 function sampleValue(text: string): number | undefined {
   if (text === '+Inf' || text === 'Inf') return Infinity;

@@ -12,6 +12,7 @@ import {
   type ProbeTally,
 } from '../engine/runtime-evidence.js';
 import type { Owners } from './runtime-evidence.js';
+import { bucketBound } from './metrics-text.js';
 
 /** The kubelet's probe_type label → the probe's field. */
 const PROBE_OF_TYPE: Record<string, ProbeField> = { Liveness: 'livenessProbe', Readiness: 'readinessProbe', Startup: 'startupProbe' };
@@ -63,8 +64,9 @@ export class ProbeCounts {
 
   /** Adds timed checks at or under one bucket bound (`le`: "0.5", "+Inf"). */
   addBucket(labels: ProbeLabels & { le?: string | undefined }, count: number): void {
-    const bound = labels.le === '+Inf' ? Infinity : Number(labels.le);
-    if (labels.le === undefined || Number.isNaN(bound) || !isCount(count)) return;
+    if (labels.le === undefined || !isCount(count)) return;
+    const bound = bucketBound(labels.le);
+    if (Number.isNaN(bound)) return;
     const entry = this.entry(labels);
     if (entry !== undefined) entry.buckets.set(bound, (entry.buckets.get(bound) ?? 0) + count);
   }

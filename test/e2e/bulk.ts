@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 
 export interface BulkClient {
   post(path: string, body: unknown): Promise<number>;
+  /** A POST that also says why it failed: the API server's Status message. */
+  create(path: string, body: unknown): Promise<{ status: number; message?: string }>;
   put(path: string, body: unknown): Promise<number>;
   close(): void;
 }
@@ -17,15 +19,33 @@ export function bulkClient(server: string, credentials: { ca: string; cert: stri
     key: readFileSync(credentials.key),
   });
   const send = (method: string, path: string, body: unknown) =>
-    new Promise<number>((resolve, reject) => {
+    new Promise<{ status: number; message?: string }>((resolve, reject) => {
       const req = request(new URL(path, server), { method, agent, headers: { 'content-type': 'application/json', accept: 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        const status = res.statusCode ?? 0;
+        // Only a failure's body is kept: its Status says why.
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => status >= 300 && chunks.push(chunk));
+        res.on('end', () => {
+          if (status < 300) return resolve({ status });
+          const text = Buffer.concat(chunks).toString('utf8');
+          let message = text;
+          try {
+            message = (JSON.parse(text) as { message?: string }).message ?? text;
+          } catch {
+            // not a Status: the text as it came
+          }
+          resolve({ status, message });
+        });
       });
       req.on('error', reject);
       req.end(JSON.stringify(body));
     });
-  return { post: (path, body) => send('POST', path, body), put: (path, body) => send('PUT', path, body), close: () => agent.destroy() };
+  return {
+    post: async (path, body) => (await send('POST', path, body)).status,
+    put: async (path, body) => (await send('PUT', path, body)).status,
+    create: (path, body) => send('POST', path, body),
+    close: () => agent.destroy(),
+  };
 }
 
 /** Runs `count` tasks with at most `parallel` at a time; returns how many did not answer 201/200. */

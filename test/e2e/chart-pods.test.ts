@@ -5,24 +5,14 @@
 // the API server calls them through the chart's Service (at its endpoints: there is no kube-proxy).
 // Nothing of the webhook runs outside the Pods.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually, ROOT } from '../helpers.js';
-import { helm } from '../tools.js';
+import { eventually } from '../helpers.js';
+import { chartPodsUnavailable, helmRelease, IMAGE, IMAGE_ARCHIVE, IMAGE_VALUES, isReady, serveProcesses, statusField, webhookPods } from './chart-release.js';
 import { createNamespace, startCluster, type Cluster } from './cluster.js';
 import { installReportCrds, NAMESPACE, RELEASE } from './install.js';
-import { APP_IMAGE, nodeLeftovers, nodeUnavailable, startNode, type Node } from './node.js';
+import { APP_IMAGE, nodeLeftovers, startNode, type Node } from './node.js';
 
-/** The archive build-image.sh wrote; scripts/e2e.sh passes it on. */
-const IMAGE_ARCHIVE = process.env.PROBE_LINT_E2E_IMAGE;
-const IMAGE = 'probe-lint.test/probe-lint:e2e';
-
-const unavailable =
-  nodeUnavailable() ??
-  (IMAGE_ARCHIVE === undefined || !existsSync(IMAGE_ARCHIVE)
-    ? "probe-lint's image was not built (scripts/e2e.sh builds it with test/cluster/build-image.sh: buildah and busybox-static from Debian)"
-    : undefined);
+const unavailable = chartPodsUnavailable();
 // In CI the chart must run as Pods: a missing prerequisite is a failure there, not a skip.
 if (unavailable !== undefined && process.env.CI !== undefined) throw new Error(`the chart-as-Pods suite cannot run: ${unavailable}`);
 
@@ -52,59 +42,12 @@ function heldPod(name: string, container: Record<string, unknown>): Record<strin
   };
 }
 
-async function webhookPods(): Promise<any[]> {
-  return (await cluster.api('GET', `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=app.kubernetes.io/name%3Dprobe-lint`)).json.items;
-}
-
-const isReady = (pod: any): boolean => pod.status?.conditions?.some((condition: any) => condition.type === 'Ready' && condition.status === 'True') === true;
-
-/** The processes of the node's containers that run `probe-lint serve` (the suite shares their PID namespace). */
-function serveProcesses(): { pid: string; status: string; root: string }[] {
-  const found: { pid: string; status: string; root: string }[] = [];
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (command[0] !== 'node' || command[1] !== '/app/dist/src/cli/bin.js' || command[2] !== 'serve') continue;
-      const rootMount = readFileSync(`/proc/${pid}/mountinfo`, 'utf8')
-        .split('\n')
-        .find((line) => line.split(' ')[4] === '/');
-      found.push({ pid, status: readFileSync(`/proc/${pid}/status`, 'utf8'), root: rootMount ?? '' });
-    } catch {
-      // the process ended while it was read
-    }
-  }
-  return found;
-}
-
-const field = (status: string, name: string): string => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(status)?.[1]?.trim() ?? '';
-
-/** `helm install` or `helm upgrade` of the chart with probe-lint's image, waiting until its workloads are ready. */
-function helmRelease(command: 'install' | 'upgrade', values: string[]): void {
-  const run = helm([
-    command,
-    RELEASE,
-    join(ROOT, 'charts/probe-lint'),
-    '--kubeconfig',
-    cluster.kubeconfig,
-    '--namespace',
-    NAMESPACE,
-    ...(command === 'install' ? ['--create-namespace'] : ['--reuse-values']),
-    ...values.flatMap((value) => ['--set', value]),
-    '--wait=watcher',
-    '--timeout',
-    '4m',
-  ]);
-  assert.equal(run.code, 0, `helm ${command}: ${run.stderr}`);
-}
-
 before(async () => {
   if (unavailable !== undefined) return;
   cluster = await startCluster({ pods: true });
   node = await startNode(cluster, { images: [IMAGE_ARCHIVE!] });
-  helmRelease('install', [
-    `image.repository=${IMAGE.split(':')[0]}`,
-    `image.tag=${IMAGE.split(':')[1]}`,
-    'image.pullPolicy=Never',
+  helmRelease(cluster, 'install', [
+    ...IMAGE_VALUES,
     // A review that is lost fails the request it belongs to, so the rollout below would show it.
     'webhook.failurePolicy=Fail',
   ]);
@@ -120,7 +63,7 @@ after(async () => {
 
 describe('the chart running as Pods on a real node', { skip: unavailable ?? false }, () => {
   it("starts the webhook's Pods from probe-lint's image under the chart's security context, and they pass their own probes", async () => {
-    const pods = await webhookPods();
+    const pods = await webhookPods(cluster);
     assert.equal(pods.length, 2, 'two replicas');
     for (const pod of pods) {
       assert.ok(isReady(pod), `${pod.metadata.name} is Ready`);
@@ -141,12 +84,12 @@ describe('the chart running as Pods on a real node', { skip: unavailable ?? fals
     const processes = serveProcesses();
     assert.equal(processes.length, 2, 'one probe-lint serve process per Pod');
     for (const { pid, status, root } of processes) {
-      assert.match(field(status, 'Uid'), /^10001\s+10001\s+10001\s+10001$/, `${pid}: runs as user 10001`);
-      assert.match(field(status, 'Gid'), /^10001\s+10001\s+10001\s+10001$/, `${pid}: and group 10001`);
-      assert.equal(field(status, 'CapEff'), '0000000000000000', `${pid}: no capabilities`);
-      assert.equal(field(status, 'CapBnd'), '0000000000000000', `${pid}: none to gain`);
-      assert.equal(field(status, 'NoNewPrivs'), '1', `${pid}: no privilege escalation`);
-      assert.equal(field(status, 'Seccomp'), '2', `${pid}: a seccomp filter (RuntimeDefault)`);
+      assert.match(statusField(status, 'Uid'), /^10001\s+10001\s+10001\s+10001$/, `${pid}: runs as user 10001`);
+      assert.match(statusField(status, 'Gid'), /^10001\s+10001\s+10001\s+10001$/, `${pid}: and group 10001`);
+      assert.equal(statusField(status, 'CapEff'), '0000000000000000', `${pid}: no capabilities`);
+      assert.equal(statusField(status, 'CapBnd'), '0000000000000000', `${pid}: none to gain`);
+      assert.equal(statusField(status, 'NoNewPrivs'), '1', `${pid}: no privilege escalation`);
+      assert.equal(statusField(status, 'Seccomp'), '2', `${pid}: a seccomp filter (RuntimeDefault)`);
       assert.match(root.split(' ')[5] ?? '', /^ro\b/, `${pid}: a read-only root filesystem (${root})`);
     }
   });
@@ -227,14 +170,14 @@ describe('the chart running as Pods on a real node', { skip: unavailable ?? fals
     const streams = [stream(), stream(), stream(), stream()];
     await until('the stream to run', () => (results.length >= 20 ? true : undefined));
 
-    const oldPods = (await webhookPods()).map((pod) => pod.metadata.name as string);
+    const oldPods = (await webhookPods(cluster)).map((pod) => pod.metadata.name as string);
     const restartedAt = Date.now();
     const restarted = await cluster.kubectl(['rollout', 'restart', `deployment/${RELEASE}`, '-n', NAMESPACE]);
     assert.equal(restarted.code, 0, restarted.stderr);
     const status = await cluster.kubectl(['rollout', 'status', `deployment/${RELEASE}`, '-n', NAMESPACE, '--timeout', '4m']);
     assert.equal(status.code, 0, status.stderr);
     const newPods = await until('the old Pods to be gone', async () => {
-      const pods = await webhookPods();
+      const pods = await webhookPods(cluster);
       return pods.some((pod) => oldPods.includes(pod.metadata.name)) ? undefined : pods;
     });
     const rolledAt = Date.now();
@@ -258,7 +201,7 @@ describe('the chart running as Pods on a real node', { skip: unavailable ?? fals
     const caBundle = async () =>
       (await cluster.api('GET', `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${RELEASE}`)).json.webhooks[0].clientConfig.caBundle;
     const before = await caBundle();
-    helmRelease('upgrade', ['auditReports.enabled=true']);
+    helmRelease(cluster, 'upgrade', ['auditReports.enabled=true']);
     assert.equal(await caBundle(), before, 'helm upgrade keeps the CA the webhook serves under');
 
     const created = await cluster.kubectl(['create', 'job', 'audit-now', `--from=cronjob/${RELEASE}-audit`, '-n', NAMESPACE]);
