@@ -1,7 +1,7 @@
 # probe-lint: the CLI and the admission webhook in one image, on the newest Node LTS.
 # NODE_IMAGE picks the base (e.g. a mirror, or a locally built base where the registry is out of reach).
 ARG NODE_IMAGE=node:24-alpine
-# Build stage: dev dependencies and the TypeScript compiler.
+# Build stage: dev dependencies, the TypeScript compiler, and Rollup for the CLI's start-up bundle.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -10,7 +10,8 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY rules ./rules
 COPY schema ./schema
-RUN npx tsc -p tsconfig.build.json
+COPY rollup.config.mjs ./
+RUN npx tsc -p tsconfig.build.json && npx rollup --silent --config rollup.config.mjs
 
 # Runtime stage: production dependencies only, no compiler, no shell tools needed.
 FROM ${NODE_IMAGE} AS runtime
