@@ -64,6 +64,27 @@ async function readableBy(binary: string, ignore: string[], files: string[]): Pr
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/** kube-score with the flags that leave only its probe checks on; or the row saying why it cannot be measured against. */
+function probeChecksOfKubeScore(what: string): { binary: string; ignore: string[] } | { skipped: string } {
+  const found = kubeScore();
+  if ('missing' in found) return { skipped: `  ${what}: peak RSS ÷ kube-score         skipped: ${found.missing}` };
+  if (!existsSync('/usr/bin/time')) return { skipped: `  ${what}: peak RSS ÷ kube-score         skipped: no /usr/bin/time to read its peak memory` };
+  const tests = spawnSync(found.binary, ['list'], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .map((line) => line.split(',')[0]!);
+  return { binary: found.binary, ignore: tests.filter((test) => !PROBE_TESTS.has(test)).flatMap((test) => ['--ignore-test', test]) };
+}
+
+/** Peak RSS on one large generated file ÷ kube-score's probe checks on it. */
+export function generatedKubeScoreRows(file: string, rounds: number): string[] {
+  const probeChecks = probeChecksOfKubeScore('generated');
+  if ('skipped' in probeChecks) return [probeChecks.skipped];
+  const peer = median(Array.from({ length: rounds }, () => peakRssMb(probeChecks.binary, ['score', ...probeChecks.ignore, '--output-format', 'ci', file])));
+  const ours = median(Array.from({ length: rounds }, () => peakRssMb(process.execPath, [CLI, file, '--format', 'json', '--fail-on', 'never'])));
+  return [row('generated: peak RSS ÷ kube-score (probe checks)', ours / peer, '≤1.0', `${ours.toFixed(0)} vs ${peer.toFixed(0)} MB`)];
+}
+
 /** The memory rows for a directory of manifests. */
 export async function corpusMemoryRows(corpus: string, rounds: number): Promise<string[]> {
   const rows: string[] = [];
@@ -90,22 +111,11 @@ export async function corpusMemoryRows(corpus: string, rounds: number): Promise<
       ),
     );
 
-    const found = kubeScore();
-    if ('missing' in found) {
-      rows.push(`  corpus directory: peak RSS ÷ kube-score         skipped: ${found.missing}`);
-      return rows;
-    }
-    if (!existsSync('/usr/bin/time')) {
-      rows.push('  corpus directory: peak RSS ÷ kube-score         skipped: no /usr/bin/time to read its peak memory');
-      return rows;
-    }
-    const tests = spawnSync(found.binary, ['list'], { encoding: 'utf8' })
-      .stdout.trim()
-      .split('\n')
-      .map((line) => line.split(',')[0]!);
-    const ignore = tests.filter((test) => !PROBE_TESTS.has(test)).flatMap((test) => ['--ignore-test', test]);
-    const readable = await readableBy(found.binary, ignore, files);
-    const peer = median(Array.from({ length: rounds }, () => peakRssMb(found.binary, ['score', ...ignore, '--output-format', 'ci', ...readable])));
+    const probeChecks = probeChecksOfKubeScore('corpus directory');
+    if ('skipped' in probeChecks) return [...rows, probeChecks.skipped];
+    const { binary, ignore } = probeChecks;
+    const readable = await readableBy(binary, ignore, files);
+    const peer = median(Array.from({ length: rounds }, () => peakRssMb(binary, ['score', ...ignore, '--output-format', 'ci', ...readable])));
     const ours = median(Array.from({ length: rounds }, () => peakRssMb(process.execPath, [CLI, ...readable, '--format', 'json', '--fail-on', 'never'])));
     rows.push(
       row(

@@ -4,9 +4,13 @@
 //   - whole processes: the CLI on the generated file ÷ a process that only loads it with js-yaml
 //     (CPU ≤ 2.0, peak RSS ≤ 1.5), and the CLI on one small file ÷ `node -e 0` (CPU ≤ 2.0);
 //   - with the corpus: peak RSS on the directory ÷ js-yaml loading its files in turn (≤ 1.5), and
-//     ÷ kube-score's probe checks on the files it parses (≤ 1.0; bench/corpus-memory.ts).
+//     ÷ kube-score's probe checks on the files it parses (≤ 1.0; bench/corpus-memory.ts), and the
+//     same on the generated file;
+//   - rendering charts against `helm template` alone (bench/render-bench.ts);
+//   - the webhook against a bare fastify HTTPS echo (bench/webhook-load.ts).
+// Every row is printed beside its goal in one summary at the end.
 //   npm run bench
-//   node --expose-gc dist/bench/lint-throughput.js --deployments 2000 --rounds 3
+//   node --expose-gc dist/bench/lint-throughput.js --deployments 2000 --rounds 3 --skip webhook,render
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +19,15 @@ import jsYaml from 'js-yaml';
 import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
 import { runLint } from '../src/cli/lint-command.js';
 import { generateDeployments } from './generate-corpus.js';
-import { corpusMemoryRows } from './corpus-memory.js';
+import { corpusMemoryRows, generatedKubeScoreRows } from './corpus-memory.js';
+import { renderRows } from './render-bench.js';
+import { webhookRows } from './webhook-load.js';
 import { processRows, row } from './process-bench.js';
 
-const { values } = parseArgs({ options: { deployments: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { deployments: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' }, skip: { type: 'string', default: '' } },
+});
+const skipped = new Set(values.skip.split(',').filter((part) => part !== ''));
 const rounds = Number(values.rounds);
 
 function median(samples: number[]): number {
@@ -98,7 +107,10 @@ try {
     await compare('real corpus (../shared/corpus/real)', [corpus], files, bytes);
   } else console.log(`\nreal corpus: skipped — ${corpus} is not beside this checkout (the corpus rows need it)`);
   rows.push(...processRows(generated, Math.max(3, Math.ceil(rounds / 2))));
+  rows.push(...generatedKubeScoreRows(generated, 3));
   if (existsSync(corpus)) rows.push(...(await corpusMemoryRows(corpus, 3)));
+  if (!skipped.has('render')) rows.push(...(await renderRows(3)));
+  if (!skipped.has('webhook')) rows.push(...(await webhookRows({ seconds: 5, connections: 50, rounds: 3 })));
   console.log(`\nsummary (ratios; each against its baseline in this run):\n${rows.join('\n')}`);
 } finally {
   rmSync(directory, { recursive: true, force: true });

@@ -24,149 +24,157 @@ import { admissionReview, container, deployment } from '../test/admission.js';
 import { makeTestPki } from '../test/tls.js';
 import { row } from './process-bench.js';
 
-const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, rounds: { type: 'string', default: '3' } },
-});
-const seconds = Number(values.seconds);
-const connections = Number(values.connections);
-const rounds = Number(values.rounds);
 const here = dirname(fileURLToPath(import.meta.url));
 
-const pki = makeTestPki();
-const cert = pki.issue('bench');
-/** The n-th review: a Deployment whose names, image, port and paths differ from every other's. */
-function reviewBody(n: number): string {
-  const port = 8000 + (n % 1000);
-  return JSON.stringify(
-    admissionReview({
-      operation: 'CREATE',
-      object: deployment([
-        container(`web-${n}`, {
-          livenessProbe: { httpGet: { path: `/healthz/${n}`, port }, timeoutSeconds: 10, initialDelaySeconds: 60 },
-          readinessProbe: { httpGet: { path: `/healthz/${n}`, port } },
-        }),
-        container(`sidecar-${n}`, { livenessProbe: { exec: { command: ['/bin/check', String(n)] }, periodSeconds: 5 } }),
-      ]),
-    }),
-  );
-}
-const body = reviewBody(0);
-
-// The echo answers with exactly what probe-lint answers, so both send the same bytes.
-const responseFile = join(pki.directory, 'response.json');
-const expected = validateRequest(
-  JSON.parse(body).request,
-  new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() })),
-  new NamespacePolicy({}, undefined),
-  {
-    limits: DEFAULT_LIMITS,
-    annotationsInEnforce: false,
-  },
-).response;
-writeFileSync(responseFile, JSON.stringify(expected));
-
-function rssMegabytes(child: ChildProcess): number {
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+export interface WebhookLoadOptions {
+  seconds: number;
+  connections: number;
+  rounds: number;
 }
 
-/** Starts a server with its output discarded (as a log shipper would take it), and waits until /healthz answers. */
-async function start(args: string[], port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const req = httpsRequest({ host: '127.0.0.1', port, path: '/healthz', ca: readFileSync(pki.caCert), agent: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200 || res.statusCode === 404);
-      });
-      req.on('error', () => resolve(false));
-      req.end();
-    });
-    if (ok) return child;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** The webhook rows of the benchmark table: throughput and memory against the echo's in this run, and the p99. */
+export async function webhookRows({ seconds, connections, rounds }: WebhookLoadOptions): Promise<string[]> {
+  const pki = makeTestPki();
+  const cert = pki.issue('bench');
+  /** The n-th review: a Deployment whose names, image, port and paths differ from every other's. */
+  function reviewBody(n: number): string {
+    const port = 8000 + (n % 1000);
+    return JSON.stringify(
+      admissionReview({
+        operation: 'CREATE',
+        object: deployment([
+          container(`web-${n}`, {
+            livenessProbe: { httpGet: { path: `/healthz/${n}`, port }, timeoutSeconds: 10, initialDelaySeconds: 60 },
+            readinessProbe: { httpGet: { path: `/healthz/${n}`, port } },
+          }),
+          container(`sidecar-${n}`, { livenessProbe: { exec: { command: ['/bin/check', String(n)] }, periodSeconds: 5 } }),
+        ]),
+      }),
+    );
   }
-  child.kill();
-  throw new Error(`server ${args.join(' ')} did not start`);
-}
+  const body = reviewBody(0);
 
-async function load(label: string, port: number, child: ChildProcess) {
-  const rss: number[] = [rssMegabytes(child)];
-  const sampler = setInterval(() => rss.push(rssMegabytes(child)), 1000);
-  let sent = 0;
-  const result = await autocannon({
-    url: `https://127.0.0.1:${port}/validate`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (request) => ({ ...request, body: reviewBody(++sent) }) }],
-    connections,
-    duration: seconds,
-    tlsOptions: { ca: readFileSync(pki.caCert) },
-  });
-  clearInterval(sampler);
-  rss.push(rssMegabytes(child));
-  const summary = {
-    label,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-    rssStart: rss[1] ?? rss[0]!,
-    rssEnd: rss.at(-1)!,
-    rssMax: Math.max(...rss),
-  };
+  // The echo answers with exactly what probe-lint answers, so both send the same bytes.
+  const responseFile = join(pki.directory, 'response.json');
+  const expected = validateRequest(
+    JSON.parse(body).request,
+    new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() })),
+    new NamespacePolicy({}, undefined),
+    {
+      limits: DEFAULT_LIMITS,
+      annotationsInEnforce: false,
+    },
+  ).response;
+  writeFileSync(responseFile, JSON.stringify(expected));
+
+  function rssMegabytes(child: ChildProcess): number {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  }
+
+  /** Starts a server with its output discarded (as a log shipper would take it), and waits until /healthz answers. */
+  async function start(args: string[], port: number): Promise<ChildProcess> {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const ok = await new Promise<boolean>((resolve) => {
+        const req = httpsRequest({ host: '127.0.0.1', port, path: '/healthz', ca: readFileSync(pki.caCert), agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode === 200 || res.statusCode === 404);
+        });
+        req.on('error', () => resolve(false));
+        req.end();
+      });
+      if (ok) return child;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill();
+    throw new Error(`server ${args.join(' ')} did not start`);
+  }
+
+  async function load(label: string, port: number, child: ChildProcess) {
+    const rss: number[] = [rssMegabytes(child)];
+    const sampler = setInterval(() => rss.push(rssMegabytes(child)), 1000);
+    let sent = 0;
+    const result = await autocannon({
+      url: `https://127.0.0.1:${port}/validate`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests: [{ setupRequest: (request) => ({ ...request, body: reviewBody(++sent) }) }],
+      connections,
+      duration: seconds,
+      tlsOptions: { ca: readFileSync(pki.caCert) },
+    });
+    clearInterval(sampler);
+    rss.push(rssMegabytes(child));
+    const summary = {
+      label,
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.non2xx,
+      rssStart: rss[1] ?? rss[0]!,
+      rssEnd: rss.at(-1)!,
+      rssMax: Math.max(...rss),
+    };
+    console.log(
+      `${label.padEnd(22)} ${summary.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${summary.p50} ms  p99 ${summary.p99} ms  errors ${summary.errors}  ` +
+        `RSS ${summary.rssStart.toFixed(0)} → ${summary.rssEnd.toFixed(0)} MB (max ${summary.rssMax.toFixed(0)})`,
+    );
+    return summary;
+  }
+
+  async function stop(child: ChildProcess) {
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  function median(values: number[]): number {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  }
+
   console.log(
-    `${label.padEnd(22)} ${summary.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${summary.p50} ms  p99 ${summary.p99} ms  errors ${summary.errors}  ` +
-      `RSS ${summary.rssStart.toFixed(0)} → ${summary.rssEnd.toFixed(0)} MB (max ${summary.rssMax.toFixed(0)})`,
+    `${connections} connections, ${seconds} s per turn, ${rounds} rounds, ~${body.length}-byte Deployment reviews (each distinct), ` +
+      `${JSON.stringify(expected).length}-byte response (${expected.warnings?.length ?? 0} warnings)`,
   );
-  return summary;
+  const echoPort = 19443;
+  const webhookPort = 19444;
+  const echo = await start([join(here, 'echo-server.js'), cert.cert, cert.key, String(echoPort), responseFile], echoPort);
+  const webhook = await start(
+    [join(here, '../src/cli/bin.js'), 'serve', '--port', String(webhookPort), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key],
+    webhookPort,
+  );
+  const echoStartRss = rssMegabytes(echo);
+  const webhookStartRss = rssMegabytes(webhook);
+  const runs: { echo: Awaited<ReturnType<typeof load>>[]; webhook: Awaited<ReturnType<typeof load>>[] } = { echo: [], webhook: [] };
+  for (let round = 0; round < rounds; round++) {
+    runs.echo.push(await load('fastify echo', echoPort, echo));
+    runs.webhook.push(await load('probe-lint /validate', webhookPort, webhook));
+  }
+  await stop(echo);
+  await stop(webhook);
+  const rps = (list: typeof runs.echo) => median(list.map((run) => run.requestsPerSecond));
+  const p99 = median(runs.webhook.map((run) => run.p99));
+  const echoMax = Math.max(...runs.echo.map((run) => run.rssMax));
+  const webhookMax = Math.max(...runs.webhook.map((run) => run.rssMax));
+  return [
+    row(
+      'webhook ÷ echo throughput, distinct specs',
+      rps(runs.webhook) / rps(runs.echo),
+      '≥0.7',
+      `${rps(runs.webhook).toFixed(0)} vs ${rps(runs.echo).toFixed(0)} req/s`,
+    ),
+    `  webhook p99 at ${connections} connections${' '.repeat(18)} ${String(p99).padStart(5)}  goal ≤10 ms ${p99 <= 10 ? 'met    ' : 'NOT met'}  (echo ${median(runs.echo.map((run) => run.p99))} ms)`,
+    row('webhook ÷ echo RSS at start', webhookStartRss / echoStartRss, '≤1.3', `${webhookStartRss.toFixed(0)} vs ${echoStartRss.toFixed(0)} MB`),
+    row('webhook ÷ echo peak RSS under load', webhookMax / echoMax, '≤1.3', `${webhookMax.toFixed(0)} vs ${echoMax.toFixed(0)} MB`),
+  ];
 }
 
-async function stop(child: ChildProcess) {
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, rounds: { type: 'string', default: '3' } },
+  });
+  const rows = await webhookRows({ seconds: Number(values.seconds), connections: Number(values.connections), rounds: Number(values.rounds) });
+  console.log(`\nsummary (ratios; each against the echo in this run):\n${rows.join('\n')}`);
 }
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-console.log(
-  `${connections} connections, ${seconds} s per turn, ${rounds} rounds, ~${body.length}-byte Deployment reviews (each distinct), ` +
-    `${JSON.stringify(expected).length}-byte response (${expected.warnings?.length ?? 0} warnings)`,
-);
-const echoPort = 19443;
-const webhookPort = 19444;
-const echo = await start([join(here, 'echo-server.js'), cert.cert, cert.key, String(echoPort), responseFile], echoPort);
-const webhook = await start(
-  [join(here, '../src/cli/bin.js'), 'serve', '--port', String(webhookPort), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key],
-  webhookPort,
-);
-const echoStartRss = rssMegabytes(echo);
-const webhookStartRss = rssMegabytes(webhook);
-const runs: { echo: Awaited<ReturnType<typeof load>>[]; webhook: Awaited<ReturnType<typeof load>>[] } = { echo: [], webhook: [] };
-for (let round = 0; round < rounds; round++) {
-  runs.echo.push(await load('fastify echo', echoPort, echo));
-  runs.webhook.push(await load('probe-lint /validate', webhookPort, webhook));
-}
-await stop(echo);
-await stop(webhook);
-const rps = (list: typeof runs.echo) => median(list.map((run) => run.requestsPerSecond));
-const p99 = median(runs.webhook.map((run) => run.p99));
-const echoMax = Math.max(...runs.echo.map((run) => run.rssMax));
-const webhookMax = Math.max(...runs.webhook.map((run) => run.rssMax));
-console.log('\nsummary (ratios; each against the echo in this run):');
-console.log(
-  row(
-    'webhook ÷ echo throughput, distinct specs',
-    rps(runs.webhook) / rps(runs.echo),
-    '≥0.7',
-    `${rps(runs.webhook).toFixed(0)} vs ${rps(runs.echo).toFixed(0)} req/s`,
-  ),
-);
-console.log(
-  `  webhook p99 at ${connections} connections${' '.repeat(18)} ${String(p99).padStart(5)}  goal ≤10 ms ${p99 <= 10 ? 'met    ' : 'NOT met'}  (echo ${median(runs.echo.map((run) => run.p99))} ms)`,
-);
-console.log(row('webhook ÷ echo RSS at start', webhookStartRss / echoStartRss, '≤1.3', `${webhookStartRss.toFixed(0)} vs ${echoStartRss.toFixed(0)} MB`));
-console.log(row('webhook ÷ echo peak RSS under load', webhookMax / echoMax, '≤1.3', `${webhookMax.toFixed(0)} vs ${echoMax.toFixed(0)} MB`));
