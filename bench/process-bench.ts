@@ -52,7 +52,7 @@ export function comparePair(subject: string[], baseline: string[], rounds: numbe
 
 export function row(what: string, ratio: number, goal: string, detail: string): string {
   const met = goal.startsWith('≤') ? ratio <= Number(goal.slice(1)) : ratio >= Number(goal.slice(1));
-  return `  ${what.padEnd(44)} ${ratio.toFixed(2).padStart(5)}  goal ${goal.padEnd(5)} ${met ? 'met    ' : 'NOT met'}  ${detail}`;
+  return `  ${what.padEnd(56)} ${ratio.toFixed(2).padStart(5)}  goal ${goal.padEnd(5)} ${met ? 'met    ' : 'NOT met'}  ${detail}`;
 }
 
 /** The process rows of the benchmark table, for a large manifest and a one-Pod file. */

@@ -165,7 +165,7 @@ export async function webhookRows({ seconds, connections, rounds }: WebhookLoadO
       '≥0.7',
       `${rps(runs.webhook).toFixed(0)} vs ${rps(runs.echo).toFixed(0)} req/s`,
     ),
-    `  webhook p99 at ${connections} connections${' '.repeat(18)} ${String(p99).padStart(5)}  goal ≤10 ms ${p99 <= 10 ? 'met    ' : 'NOT met'}  (echo ${median(runs.echo.map((run) => run.p99))} ms)`,
+    `  webhook p99 at ${connections} connections${' '.repeat(30)} ${String(p99).padStart(5)}  goal ≤10 ms ${p99 <= 10 ? 'met    ' : 'NOT met'}  (echo ${median(runs.echo.map((run) => run.p99))} ms)`,
     row('webhook ÷ echo RSS at start', webhookStartRss / echoStartRss, '≤1.3', `${webhookStartRss.toFixed(0)} vs ${echoStartRss.toFixed(0)} MB`),
     row('webhook ÷ echo peak RSS under load', webhookMax / echoMax, '≤1.3', `${webhookMax.toFixed(0)} vs ${echoMax.toFixed(0)} MB`),
   ];

@@ -12,8 +12,11 @@ import { ClusterMetrics } from '../src/cluster/cluster-metrics.js';
 import { ClusterFactsRefresher } from '../src/cluster/facts-refresher.js';
 import { KubeClient, loadKubeConfig } from '../src/cluster/kube-client.js';
 import { NamespaceCache } from '../src/cluster/namespace-cache.js';
+import type { PodSummary } from '../src/cluster/runtime-evidence.js';
+import { listWorkloads } from '../src/cluster/workloads.js';
+import type { KubeObject } from '../src/model/resource.js';
 import { createLogger } from '../src/webhook/logger.js';
-import { FakeApiServer, nodes, podsOn } from './fake-apiserver.js';
+import { AUDITED_COLLECTIONS, FakeApiServer, nodes, podsOn } from './fake-apiserver.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { until } from './helpers.js';
 
@@ -276,5 +279,77 @@ describe('namespace cache', () => {
     } finally {
       cache.stop();
     }
+  });
+});
+
+describe('the workloads audit lists', () => {
+  let api: FakeApiServer;
+  before(async () => {
+    api = new FakeApiServer(pki);
+    await api.start();
+  });
+  after(() => api.stop());
+
+  it('keeps what the rules and reports read, and lets the bookkeeping, the status and the last-applied copy go as each page arrives', async () => {
+    for (const collection of AUDITED_COLLECTIONS) api.set(collection, []);
+    const spec = { containers: [{ name: 'app', image: 'registry.example.com/app:1' }] };
+    api.set('/api/v1/pods', [
+      {
+        metadata: {
+          name: 'web',
+          namespace: 'shop',
+          uid: 'pod-uid',
+          labels: { app: 'web' },
+          annotations: { 'probe-lint.dev/ignore': 'missing-readiness-probe', 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ spec }) },
+          managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }],
+        },
+        spec,
+        status: { phase: 'Running', containerStatuses: [{ name: 'app', restartCount: 3 }] },
+      },
+    ]);
+    api.set('/apis/batch/v1/jobs', [
+      {
+        metadata: {
+          name: 'nightly-1',
+          namespace: 'shop',
+          ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', uid: 'cron-uid', controller: true }],
+          managedFields: [{ manager: 'kube-controller-manager' }],
+        },
+        spec: { template: { spec } },
+      },
+    ]);
+    const owned = { pods: [] as PodSummary[], jobs: [] as KubeObject[] };
+    const guard = new CallGuard(GUARD, new ManualClock(), undefined, undefined);
+    const objects = await listWorkloads(clientFor(api), guard, undefined, owned);
+    assert.deepEqual(objects, [
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'web',
+          namespace: 'shop',
+          uid: 'pod-uid',
+          labels: { app: 'web' },
+          annotations: { 'probe-lint.dev/ignore': 'missing-readiness-probe' },
+        },
+        spec,
+      },
+    ]);
+    assert.deepEqual(
+      owned.pods.map((pod) => pod.restarts),
+      [[{ name: 'app', restartCount: 3 }]],
+      "the Pod's restarts were read from its status before it was let go",
+    );
+    assert.deepEqual(owned.jobs, [
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: {
+          name: 'nightly-1',
+          namespace: 'shop',
+          ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', uid: 'cron-uid', controller: true }],
+        },
+      },
+    ]);
   });
 });

@@ -18,6 +18,26 @@ const WORKLOADS = [
   { apiVersion: 'v1', kind: 'Service', base: '/api/v1', resource: 'services' },
 ] as const;
 
+/** kubectl apply's copy of the whole object, as it was last applied: an annotation no rule reads. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * What audit keeps of a listed object to lint it: everything but the API server's field bookkeeping
+ * (managedFields), the status, and kubectl's last-applied copy of the object. No rule and no report
+ * reads them (runtime evidence is taken from each Pod before this), and at 150,000 Pods they were
+ * most of what audit held.
+ */
+export function toLint(item: KubeObject, apiVersion: string, kind: string): KubeObject {
+  const { metadata, status: _status, ...fields } = item;
+  if (metadata === undefined) return { ...fields, apiVersion, kind };
+  const { managedFields: _managedFields, annotations, ...meta } = metadata;
+  if (annotations !== undefined) {
+    const { [LAST_APPLIED]: _lastApplied, ...kept } = annotations;
+    return { ...fields, apiVersion, kind, metadata: { ...meta, annotations: kept } };
+  }
+  return { ...fields, apiVersion, kind, metadata: meta };
+}
+
 function isOwnedByController(object: KubeObject): boolean {
   return (object.metadata?.ownerReferences ?? []).some((owner) => owner.controller === true);
 }
@@ -57,14 +77,14 @@ export async function listWorkloads(
         signal,
         (items) => {
           for (const item of items) {
-            // List items carry no apiVersion and kind; the engine needs both.
-            const object = { ...item, apiVersion: workload.apiVersion, kind: workload.kind };
-            if (owned !== undefined && workload.kind === 'Pod') owned.pods.push(podSummary(object));
-            if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(object)) {
-              if (owned !== undefined && workload.kind === 'Job') owned.jobs.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: object.metadata ?? {} });
+            if (owned !== undefined && workload.kind === 'Pod') owned.pods.push(podSummary(item));
+            if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(item)) {
+              if (owned !== undefined && workload.kind === 'Job')
+                owned.jobs.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: toLint(item, 'batch/v1', 'Job').metadata ?? {} });
               continue;
             }
-            objects.push(object);
+            // List items carry no apiVersion and kind; the engine needs both.
+            objects.push(toLint(item, workload.apiVersion, workload.kind));
           }
         },
         answered,
