@@ -160,6 +160,8 @@ interface ReplicaUsage {
   /** CFS periods of the Pod's cgroup, and those in which it was throttled. */
   periods: number;
   throttledPeriods: number;
+  /** The serve process's peak RSS so far (VmHWM), in MB. */
+  peakRssMb: number;
 }
 
 const TICKS_PER_SECOND = 100;
@@ -177,7 +179,8 @@ function replicaUsage(): ReplicaUsage[] {
       .find((parts) => parts[1]?.split(',').includes('cpu'))?.[2];
     const cpuStat = cpuCgroup === undefined ? '' : readFileSync(`/sys/fs/cgroup/cpu${cpuCgroup}/cpu.stat`, 'utf8');
     const counter = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(cpuStat)?.[1] ?? NaN);
-    return { pid, cpuSeconds, periods: counter('nr_periods'), throttledPeriods: counter('nr_throttled') };
+    const peakRssMb = Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+    return { pid, cpuSeconds, periods: counter('nr_periods'), throttledPeriods: counter('nr_throttled'), peakRssMb };
   });
 }
 
@@ -242,6 +245,7 @@ async function measure(replicas: number): Promise<Step> {
       cpuSeconds: now.cpuSeconds - (then?.cpuSeconds ?? 0),
       periods: now.periods - (then?.periods ?? 0),
       throttledPeriods: now.throttledPeriods - (then?.throttledPeriods ?? 0),
+      peakRssMb: now.peakRssMb,
     };
   });
   return { replicas, unchecked, result, calls: callsDuring(callsBefore, await webhookCalls()), usage, probeFailures };
@@ -255,8 +259,8 @@ function report(steps: Step[]): string {
   const lines = [
     `admission at scale: ${PODS} Pods per storm (2 containers, probes on both), ${CLIENTS} requests in flight, webhook replicas limited to ${CPU_LIMIT} CPU each, failurePolicy Fail, timeout ${TIMEOUT_SECONDS} s`,
     '',
-    '| webhook replicas | Pods/s admitted (no webhook, same turn) | reviews/s per replica | create p50 / p99 ms (no webhook) | webhook call mean, p99 bucket (API server) | CPU per review | replica CPU ÷ limit | periods throttled | own probes failed | Pods refused |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| webhook replicas | Pods/s admitted (no webhook, same turn) | reviews/s per replica | create p50 / p99 ms (no webhook) | webhook call mean, p99 bucket (API server) | CPU per review | replica CPU ÷ limit | periods throttled | replica peak RSS | own probes failed | Pods refused |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const limitCores = CPU_LIMIT.endsWith('m') ? Number(CPU_LIMIT.slice(0, -1)) / 1000 : Number(CPU_LIMIT);
   const latency = (result: StormResult) => `${percentile(result.latencies, 0.5).toFixed(0)} / ${percentile(result.latencies, 0.99).toFixed(0)}`;
@@ -282,6 +286,7 @@ function report(steps: Step[]): string {
         `${((cpu * 1000) / reviews).toFixed(2)} ms`,
         step.usage.map((usage) => (usage.cpuSeconds / result.seconds / limitCores).toFixed(2)).join(', '),
         `${((100 * throttled) / periods).toFixed(0)}%`,
+        `${Math.max(...step.usage.map((usage) => usage.peakRssMb)).toFixed(0)} MB`,
         [...step.probeFailures]
           .filter(([, count]) => count > 0)
           .map(([probe, count]) => `${probe.toLowerCase()} ${count}`)
