@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArguments } from './arguments.js';
+import { runLint } from './lint-command.js';
 import type { CommandIo } from './context.js';
 import { helpText, UsageError } from './options.js';
 import { VERSION } from './version.js';
@@ -29,7 +30,8 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       case 'explain':
         return (await import('./rules-command.js')).runExplain(args.rule, io);
       case 'lint':
-        return await (await import('./lint-command.js')).runLint(args, io);
+        // The command a pre-commit hook runs, bundled with this entry: its code loads with it.
+        return await runLint(args, io);
       case 'timeline':
         return await (await import('./timeline-command.js')).runTimeline(args, io);
       case 'audit':
