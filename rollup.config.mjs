@@ -26,6 +26,9 @@ export default {
     // than it ran before: fewer modules on each path.
     experimentalMinChunkSize: 200_000,
   },
-  // Every module's top-level code runs as it ran unbundled: nothing is dropped as unused.
-  treeshake: { moduleSideEffects: true },
+  // No tree-shaking: the bundle is the modules as tsc wrote them, joined, nothing evaluated or dropped.
+  // Rollup's tree-shaking folds what it takes for constants, and it took the string '\uFEFF' for an
+  // empty one: `let text = bom ? original.slice(1) : original` became `let text = original`, and
+  // --fix wrote a UTF-16 file back with two byte-order marks (test/hostile-input.test.ts caught it).
+  treeshake: false,
 };

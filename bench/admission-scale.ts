@@ -19,10 +19,10 @@ import { bucketBound, metricSamples } from '../src/cluster/metrics-text.js';
 import { bucketQuantile } from '../src/engine/runtime-evidence.js';
 import { eventually } from '../test/helpers.js';
 import { bulkClient } from '../test/e2e/bulk.js';
-import { chartPodsUnavailable, helmRelease, IMAGE_ARCHIVE, IMAGE_VALUES, isReady, serveProcesses, webhookPods } from '../test/e2e/chart-release.js';
-import { createNamespace, startCluster, type Cluster } from '../test/e2e/cluster.js';
+import { chartOnNode, chartPodsUnavailable, helmRelease, isReady, serveProcesses, webhookPods } from '../test/e2e/chart-release.js';
+import { createNamespace, type Cluster } from '../test/e2e/cluster.js';
 import { NAMESPACE, RELEASE } from '../test/e2e/install.js';
-import { startNode, type Node } from '../test/e2e/node.js';
+import type { Node } from '../test/e2e/node.js';
 
 const PODS = Number(process.env.PROBE_LINT_SCALE_PODS ?? 5000);
 const REPLICAS = (process.env.PROBE_LINT_SCALE_REPLICAS ?? '1,2,4').split(',').map(Number);
@@ -41,10 +41,7 @@ let node: Node;
 
 before(async () => {
   if (unavailable !== undefined) return;
-  cluster = await startCluster({ pods: true });
-  node = await startNode(cluster, { images: [IMAGE_ARCHIVE!] });
-  helmRelease(cluster, 'install', [
-    ...IMAGE_VALUES,
+  ({ cluster, node } = await chartOnNode([
     `replicaCount=${REPLICAS[0]}`,
     `resources.requests.cpu=${CPU_LIMIT}`,
     `resources.limits.cpu=${CPU_LIMIT}`,
@@ -53,7 +50,7 @@ before(async () => {
     `webhook.timeoutSeconds=${TIMEOUT_SECONDS}`,
     // The storms that no webhook sees, one namespace per turn.
     `webhook.excludeNamespaces={${REPLICAS.map((replicas) => `unchecked-${replicas}`).join(',')}}`,
-  ]);
+  ]));
 });
 
 after(async () => {
@@ -235,10 +232,12 @@ async function measure(replicas: number): Promise<Step> {
   const usageBefore = new Map(replicaUsage().map((usage) => [usage.pid, usage]));
   const failuresBefore = await webhookProbeFailures();
   const result = await storm(`storm-${replicas}`, WARM_UP, PODS);
+  const usageAfter = replicaUsage();
+  const calls = callsDuring(callsBefore, await webhookCalls());
   // The kubelet's Events of the storm's last probes are written a moment later.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const probeFailures = new Map([...(await webhookProbeFailures())].map(([probe, count]) => [probe, count - (failuresBefore.get(probe) ?? 0)]));
-  const usage = replicaUsage().map((now) => {
+  const usage = usageAfter.map((now) => {
     const then = usageBefore.get(now.pid);
     return {
       pid: now.pid,
@@ -248,7 +247,7 @@ async function measure(replicas: number): Promise<Step> {
       peakRssMb: now.peakRssMb,
     };
   });
-  return { replicas, unchecked, result, calls: callsDuring(callsBefore, await webhookCalls()), usage, probeFailures };
+  return { replicas, unchecked, result, calls, usage, probeFailures };
 }
 
 const VALIDATE = 'validate.probe-lint.dev';

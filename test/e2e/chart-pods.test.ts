@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../helpers.js';
-import { chartPodsUnavailable, helmRelease, IMAGE, IMAGE_ARCHIVE, IMAGE_VALUES, isReady, serveProcesses, statusField, webhookPods } from './chart-release.js';
-import { createNamespace, startCluster, type Cluster } from './cluster.js';
+import { chartOnNode, chartPodsUnavailable, helmRelease, IMAGE, isReady, serveProcesses, statusField, webhookPods } from './chart-release.js';
+import { createNamespace, type Cluster } from './cluster.js';
 import { installReportCrds, NAMESPACE, RELEASE } from './install.js';
-import { APP_IMAGE, nodeLeftovers, startNode, type Node } from './node.js';
+import { APP_IMAGE, nodeLeftovers, type Node } from './node.js';
 
 const unavailable = chartPodsUnavailable();
 // In CI the chart must run as Pods: a missing prerequisite is a failure there, not a skip.
@@ -44,13 +44,8 @@ function heldPod(name: string, container: Record<string, unknown>): Record<strin
 
 before(async () => {
   if (unavailable !== undefined) return;
-  cluster = await startCluster({ pods: true });
-  node = await startNode(cluster, { images: [IMAGE_ARCHIVE!] });
-  helmRelease(cluster, 'install', [
-    ...IMAGE_VALUES,
-    // A review that is lost fails the request it belongs to, so the rollout below would show it.
-    'webhook.failurePolicy=Fail',
-  ]);
+  // A review that is lost fails the request it belongs to, so the rollout below would show it.
+  ({ cluster, node } = await chartOnNode(['webhook.failurePolicy=Fail']));
 });
 
 after(async () => {

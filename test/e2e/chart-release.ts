@@ -5,9 +5,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.js';
 import { helm } from '../tools.js';
-import type { Cluster } from './cluster.js';
+import { startCluster, type Cluster } from './cluster.js';
 import { NAMESPACE, RELEASE } from './install.js';
-import { nodeUnavailable } from './node.js';
+import { nodeUnavailable, startNode, type Node } from './node.js';
 
 /** The archive test/cluster/build-image.sh wrote; scripts/e2e.sh passes it on. */
 export const IMAGE_ARCHIVE = process.env.PROBE_LINT_E2E_IMAGE;
@@ -42,6 +42,14 @@ export function helmRelease(cluster: Cluster, command: 'install' | 'upgrade', va
     '4m',
   ]);
   if (run.code !== 0) throw new Error(`helm ${command}: ${run.stderr}`);
+}
+
+/** A control plane for Pods, the real node with probe-lint's image imported, and the chart installed on them with `values`. */
+export async function chartOnNode(values: string[]): Promise<{ cluster: Cluster; node: Node }> {
+  const cluster = await startCluster({ pods: true });
+  const node = await startNode(cluster, { images: [IMAGE_ARCHIVE!] });
+  helmRelease(cluster, 'install', [...IMAGE_VALUES, ...values]);
+  return { cluster, node };
 }
 
 /** The release's webhook Pods, as the API server has them. */
