@@ -59,7 +59,7 @@ export function collectFindings(engine: Engine, units: Iterable<LintUnit>, input
       message: 'no Kubernetes objects found (was the input empty, or did the command that produced it fail?)',
     });
   }
-  const sorted = withoutRepeats(linted.located).sort(compareLocated);
+  const sorted = withoutRepeats(linted.located);
   const { objects, unlisted } = linted;
   return {
     findings: options.runtime === true ? runtimeFirst(sorted, engine.rules) : sorted,
