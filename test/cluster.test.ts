@@ -352,4 +352,24 @@ describe('the workloads audit lists', () => {
       },
     ]);
   });
+
+  it('takes items of any shape from the API server without crashing, and keeps what they hold', async () => {
+    for (const collection of AUDITED_COLLECTIONS) api.set(collection, []);
+    api.set('/apis/apps/v1/deployments', [
+      null,
+      'a string',
+      { metadata: null, spec: {} },
+      { metadata: { name: 'a', annotations: null }, spec: {} },
+      { metadata: { name: 'b', annotations: 'not a map', managedFields: 7 }, status: 'gone' },
+    ] as never[]);
+    const guard = new CallGuard(GUARD, new ManualClock(), undefined, undefined);
+    const objects = await listWorkloads(clientFor(api), guard, undefined, { pods: [], jobs: [] });
+    assert.deepEqual(objects, [
+      { apiVersion: 'apps/v1', kind: 'Deployment' },
+      { apiVersion: 'apps/v1', kind: 'Deployment' },
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: null, spec: {} },
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'a', annotations: null }, spec: {} },
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'b', annotations: 'not a map' } },
+    ]);
+  });
 });

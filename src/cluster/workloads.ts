@@ -28,14 +28,19 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * most of what audit held.
  */
 export function toLint(item: KubeObject, apiVersion: string, kind: string): KubeObject {
-  const { metadata, status: _status, ...fields } = item;
-  if (metadata === undefined) return { ...fields, apiVersion, kind };
-  const { managedFields: _managedFields, annotations, ...meta } = metadata;
-  if (annotations !== undefined) {
-    const { [LAST_APPLIED]: _lastApplied, ...kept } = annotations;
-    return { ...fields, apiVersion, kind, metadata: { ...meta, annotations: kept } };
+  const { status: _status, ...fields } = item;
+  // What the API server answers is not trusted to be well formed: only an object's fields are dropped.
+  if (!isRecord(item.metadata)) return { ...fields, apiVersion, kind };
+  const { managedFields: _managedFields, ...metadata } = item.metadata;
+  if (isRecord(metadata.annotations) && LAST_APPLIED in metadata.annotations) {
+    const { [LAST_APPLIED]: _lastApplied, ...kept } = metadata.annotations;
+    metadata.annotations = kept;
   }
-  return { ...fields, apiVersion, kind, metadata: meta };
+  return { ...fields, apiVersion, kind, metadata };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isOwnedByController(object: KubeObject): boolean {
@@ -76,7 +81,9 @@ export async function listWorkloads(
         {},
         signal,
         (items) => {
-          for (const item of items) {
+          for (const listed of items) {
+            // An item that is not an object (a hostile or broken answer) is linted as an object with nothing in it.
+            const item: KubeObject = isRecord(listed) ? listed : ({} as KubeObject);
             if (owned !== undefined && workload.kind === 'Pod') owned.pods.push(podSummary(item));
             if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(item)) {
               if (owned !== undefined && workload.kind === 'Job')
