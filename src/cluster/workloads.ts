@@ -2,6 +2,8 @@
 // pods they select decides missing-readiness-probe's severity, as it does for files). Pods owned
 // by a controller and Jobs owned by a CronJob are skipped: their template is checked where it is
 // written, so nothing is counted twice.
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { isObject } from '../model/json-value.js';
 import type { ProgressListener } from '../model/progress.js';
 import type { KubeObject } from '../model/resource.js';
 import type { CallGuard } from './call-guard.js';
@@ -28,19 +30,22 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * most of what audit held.
  */
 export function toLint(item: KubeObject, apiVersion: string, kind: string): KubeObject {
-  const { status: _status, ...fields } = item;
-  // What the API server answers is not trusted to be well formed: only an object's fields are dropped.
-  if (!isRecord(item.metadata)) return { ...fields, apiVersion, kind };
-  const { managedFields: _managedFields, ...metadata } = item.metadata;
-  if (isRecord(metadata.annotations) && LAST_APPLIED in metadata.annotations) {
-    const { [LAST_APPLIED]: _lastApplied, ...kept } = metadata.annotations;
-    metadata.annotations = kept;
-  }
-  return { ...fields, apiVersion, kind, metadata };
+  const { status: _status, metadata, ...fields } = item;
+  return { ...fields, apiVersion, kind, ...(metadata === undefined ? {} : { metadata: keptMetadata(metadata) }) };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * An object's metadata without managedFields and the last-applied annotation. What the API server
+ * answers is not trusted to be well formed: only an object's fields are dropped, anything else is kept as it came.
+ */
+function keptMetadata(metadata: ObjectMeta): ObjectMeta {
+  if (!isObject(metadata)) return metadata;
+  const { managedFields: _managedFields, ...kept } = metadata;
+  if (isObject(kept.annotations) && LAST_APPLIED in kept.annotations) {
+    const { [LAST_APPLIED]: _lastApplied, ...annotations } = kept.annotations;
+    kept.annotations = annotations;
+  }
+  return kept;
 }
 
 function isOwnedByController(object: KubeObject): boolean {
@@ -83,11 +88,11 @@ export async function listWorkloads(
         (items) => {
           for (const listed of items) {
             // An item that is not an object (a hostile or broken answer) is linted as an object with nothing in it.
-            const item: KubeObject = isRecord(listed) ? listed : ({} as KubeObject);
+            const item: KubeObject = isObject(listed) ? listed : ({} as KubeObject);
             if (owned !== undefined && workload.kind === 'Pod') owned.pods.push(podSummary(item));
             if ((workload.kind === 'Pod' || workload.kind === 'Job') && isOwnedByController(item)) {
               if (owned !== undefined && workload.kind === 'Job')
-                owned.jobs.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: toLint(item, 'batch/v1', 'Job').metadata ?? {} });
+                owned.jobs.push({ apiVersion: 'batch/v1', kind: 'Job', metadata: keptMetadata(item.metadata ?? {}) });
               continue;
             }
             // List items carry no apiVersion and kind; the engine needs both.

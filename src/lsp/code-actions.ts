@@ -8,6 +8,7 @@ import { IGNORE_ANNOTATION, parseIgnoreAnnotation } from '../engine/suppression.
 import { changeEdits, fixSourceText, type DocumentChange } from '../fix/fix-source.js';
 import type { LintSession } from '../lint/index.js';
 import type { TextEdit } from '../fix/text-edits.js';
+import { isObject } from '../model/json-value.js';
 import { joinPointer } from '../model/pointer.js';
 import type { LocatedFinding } from '../report/located.js';
 
@@ -103,8 +104,4 @@ function ignoreOperations(finding: LocatedFinding, config: ProbeLintConfig): { t
   const hash = current.indexOf('#');
   const reason = hash === -1 ? '' : ` ${current.slice(hash)}`;
   return { title, operations: [{ op: 'replace', path, value: `${[...read.rules, finding.rule].join(', ')}${reason}` }] };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

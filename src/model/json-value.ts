@@ -1,3 +1,8 @@
+/** Whether a parsed JSON/YAML value is an object (a mapping): not null, not an array, not a scalar. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /**
  * A deep copy of a parsed JSON/YAML value (plain objects, arrays, scalars). Much cheaper than
  * structuredClone for the small values rules copy into fixes, which run on every admission.

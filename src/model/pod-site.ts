@@ -1,6 +1,7 @@
 import type { Container, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { CONTAINER_TYPE, decodeIssues, POD_SPEC_TYPE, type DecodeIssue } from './decode.js';
+import { isObject } from './json-value.js';
 import { joinPointer, valueAt } from './pointer.js';
 import { isTemplateParameter } from './validation.js';
 import { groupOf, type KubeObject, type Resource } from './resource.js';
@@ -157,10 +158,6 @@ function searchPodSpecs(resource: Resource, node: unknown, path: (string | numbe
 function isPodSpecShaped(value: object): value is PodSpec {
   const containers = (value as { containers?: unknown }).containers;
   return Array.isArray(containers) && containers.length > 0 && containers.every((container) => isObject(container) && typeof container.image === 'string');
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSite {
