@@ -24,6 +24,7 @@ import { chartOnNode, chartPodsUnavailable, helmRelease, isReady, serveProcesses
 import { createNamespace, type Cluster } from '../test/e2e/cluster.js';
 import { NAMESPACE, RELEASE } from '../test/e2e/install.js';
 import type { Node } from '../test/e2e/node.js';
+import { percentile } from './statistics.js';
 
 const PODS = Number(process.env.PROBE_LINT_SCALE_PODS ?? 5000);
 const REPLICAS = (process.env.PROBE_LINT_SCALE_REPLICAS ?? '1,2,4').split(',').map(Number);
@@ -82,10 +83,6 @@ function stormPod(n: number): Record<string, unknown> {
       ],
     },
   };
-}
-
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
 }
 
 interface StormResult {

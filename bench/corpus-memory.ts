@@ -10,6 +10,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureProcess, row } from './process-bench.js';
+import { median } from './statistics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '../src/cli/bin.js');
@@ -61,8 +62,6 @@ async function readableBy(binary: string, ignore: string[], files: string[]): Pr
   await Promise.all([worker(), worker(), worker(), worker()]);
   return files.filter((_, index) => readable[index]);
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** kube-score with the flags that leave only its probe checks on; or the row saying why it cannot be measured against. */
 function probeChecksOfKubeScore(what: string): { binary: string; ignore: string[] } | { skipped: string } {

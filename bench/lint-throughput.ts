@@ -23,17 +23,13 @@ import { corpusMemoryRows, generatedKubeScoreRows } from './corpus-memory.js';
 import { renderRows } from './render-bench.js';
 import { webhookRows } from './webhook-load.js';
 import { processRows, row } from './process-bench.js';
+import { median } from './statistics.js';
 
 const { values } = parseArgs({
   options: { deployments: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' }, skip: { type: 'string', default: '' } },
 });
 const skipped = new Set(values.skip.split(',').filter((part) => part !== ''));
 const rounds = Number(values.rounds);
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** Collects garbage first (with --expose-gc) so that one run's leftovers are not billed to the next. */
 async function time(run: () => unknown): Promise<number> {

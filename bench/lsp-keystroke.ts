@@ -15,14 +15,10 @@ import { LintSession } from '../src/lint/index.js';
 import { DEBOUNCE_MS } from '../src/lsp/server.js';
 import { LspClient } from '../test/lsp-client.js';
 import { generateDeployments } from './generate-corpus.js';
+import { median } from './statistics.js';
 
 const KEYSTROKES = 40;
 const GOAL_MS = 50;
-
-function median(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 function percentile90(samples: readonly number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './statistics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '../src/cli/bin.js');
@@ -32,11 +33,6 @@ export function measureProcess(args: string[], cwd = process.cwd()): Usage {
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Alternates the two commands `rounds` times; medians of CPU and peak RSS for each. */

@@ -7,12 +7,11 @@
 //   npm run bench:webhook        node dist/bench/webhook-load.js [--seconds 5] [--connections 50] [--rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { writeFileSync } from 'node:fs';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine } from '../src/engine/engine.js';
@@ -23,6 +22,7 @@ import { validateRequest } from '../src/webhook/validate.js';
 import { admissionReview, container, deployment } from '../test/admission.js';
 import { makeTestPki } from '../test/tls.js';
 import { row } from './process-bench.js';
+import { median } from './statistics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -127,11 +127,6 @@ export async function webhookRows({ seconds, connections, rounds }: WebhookLoadO
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     await exited;
-  }
-
-  function median(values: number[]): number {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)]!;
   }
 
   console.log(

@@ -12,6 +12,7 @@ import { generatePolicies } from '../../src/policies/generate.js';
 import { bulkClient } from './bulk.js';
 import { createNamespace, startCluster, type Cluster } from './cluster.js';
 import { applyWebhookConfigurations, installChartWithoutWebhooks, renderChart, startWebhook, type RenderedChart, type Webhook } from './install.js';
+import { percentile } from '../../bench/statistics.js';
 
 const PODS = Number(process.env.PROBE_LINT_E2E_ADMISSION_PODS ?? 2000);
 
@@ -29,10 +30,6 @@ after(async () => {
   await webhook?.exited;
   await cluster?.stop();
 });
-
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!;
-}
 
 /** Which check a namespace gets: both are registered at once, each scoped by this label, so the rounds can take turns. */
 const CHECK_LABEL = 'probe-lint.dev/bench-check';
