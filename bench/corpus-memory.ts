@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureProcess, row } from './process-bench.js';
+import { floorRow, measureProcess, row } from './process-bench.js';
 import { median } from './statistics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -94,9 +94,13 @@ export async function corpusMemoryRows(corpus: string, rounds: number): Promise<
     const jsYaml = join(here, '../../node_modules/js-yaml/dist/js-yaml.mjs');
     writeFileSync(
       loader,
-      `import { readFileSync, readdirSync } from 'node:fs';\nimport { join } from 'node:path';\nimport jsYaml from ${JSON.stringify(jsYaml)};\n` +
-        `for (const entry of readdirSync(process.argv[2], { recursive: true, withFileTypes: true }))\n` +
-        `  if (entry.isFile() && /\\.ya?ml$/.test(entry.name)) try { jsYaml.loadAll(readFileSync(join(entry.parentPath, entry.name), 'utf8'), null, { json: true }); } catch {}\n`,
+      // A directory (every YAML file under it), or the files themselves.
+      `import { readFileSync, readdirSync, statSync } from 'node:fs';\nimport { join } from 'node:path';\nimport jsYaml from ${JSON.stringify(jsYaml)};\n` +
+        `const load = (file) => { try { jsYaml.loadAll(readFileSync(file, 'utf8'), null, { json: true }); } catch {} };\n` +
+        `for (const path of process.argv.slice(2)) {\n` +
+        `  if (!statSync(path).isDirectory()) { load(path); continue; }\n` +
+        `  for (const entry of readdirSync(path, { recursive: true, withFileTypes: true })) if (entry.isFile() && /\\.ya?ml$/.test(entry.name)) load(join(entry.parentPath, entry.name));\n` +
+        `}\n`,
     );
     const lint = [CLI, corpus, '--format', 'json', '--fail-on', 'never'];
     const subject = median(Array.from({ length: rounds }, () => measureProcess(lint).maxRssMb));
@@ -124,6 +128,9 @@ export async function corpusMemoryRows(corpus: string, rounds: number): Promise<
         `${ours.toFixed(0)} vs ${peer.toFixed(0)} MB, the ${readable.length} of ${files.length} files kube-score parses`,
       ),
     );
+    // What any Node program pays to read the same files: Node itself and js-yaml's documents.
+    const reader = median(Array.from({ length: rounds }, () => peakRssMb(process.execPath, [loader, ...readable])));
+    rows.push(floorRow('js-yaml alone, the same files, ÷ kube-score', reader / peer, `${reader.toFixed(0)} MB`));
     return rows;
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -51,6 +51,15 @@ export function row(what: string, ratio: number, goal: string, detail: string): 
   return `  ${what.padEnd(56)} ${ratio.toFixed(2).padStart(5)}  goal ${goal.padEnd(5)} ${met ? 'met    ' : 'NOT met'}  ${detail}`;
 }
 
+/**
+ * A floor under a goal's row: the same ratio for a program that does only what cannot be avoided
+ * (the parse alone, the rules alone behind the echo, Node alone), so a goal it does not meet either
+ * is seen to be out of reach, and the distance between the two is what is left to win.
+ */
+export function floorRow(what: string, ratio: number, detail: string): string {
+  return `    floor: ${what.padEnd(47)} ${ratio.toFixed(2).padStart(5)}                     ${detail}`;
+}
+
 /** The process rows of the benchmark table, for a large manifest and a one-Pod file. */
 export function processRows(largeFile: string, rounds: number): string[] {
   const directory = mkdtempSync(join(tmpdir(), 'probe-lint-process-'));

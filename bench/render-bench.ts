@@ -8,7 +8,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { helmBinary } from '../test/tools.js';
-import { row } from './process-bench.js';
+import { floorRow, row } from './process-bench.js';
 import { median } from './statistics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -121,6 +121,7 @@ export async function renderRows(rounds = 3): Promise<string[]> {
     const [s, p, c, hs, hp] = [median(sequential), median(parallel), median(cached), median(helmSequential), median(helmParallel)];
     return [
       row(`${CHARTS} charts linted ÷ helm template one after another`, p / hs, '≤0.6', `${p.toFixed(0)} vs ${hs.toFixed(0)} ms wall, ${RENDERINGS} renderings`),
+      floorRow('helm template alone, side by side, ÷ one after another', hp / hs, `${hp.toFixed(0)} ms wall, ${availableParallelism()} at a time`),
       row(
         `${CHARTS} charts linted ÷ helm template side by side`,
         p / hp,

@@ -1,9 +1,10 @@
 // Webhook load: autocannon against the real probe-lint HTTPS server and, in the same run, against a
 // bare fastify HTTPS echo that parses the same AdmissionReviews and sends the same answer. Every
 // request carries a distinct pod spec (container names, images, ports and paths vary), so nothing
-// can be answered from a cache. The two servers take turns for --rounds rounds; medians are
-// reported. Goals: throughput ≥ 0.7 of the echo's, p99 ≤ 10 ms at 50 connections, RSS at start and
-// under load ≤ 1.3 × the echo's.
+// can be answered from a cache. The servers take turns for --rounds rounds; medians are reported.
+// Goals: throughput ≥ 0.7 of the echo's, p99 ≤ 10 ms at 50 connections, RSS at start and under
+// load ≤ 1.3 × the echo's. The floor: the same echo with the rules behind it (echo-server.ts
+// --rules), which does the rules' work and nothing else the webhook does.
 //   npm run bench:webhook        node dist/bench/webhook-load.js [--seconds 5] [--connections 50] [--rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
@@ -21,7 +22,7 @@ import { NamespacePolicy } from '../src/webhook/namespace-policy.js';
 import { validateRequest } from '../src/webhook/validate.js';
 import { admissionReview, container, deployment } from '../test/admission.js';
 import { makeTestPki } from '../test/tls.js';
-import { row } from './process-bench.js';
+import { floorRow, row } from './process-bench.js';
 import { median } from './statistics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -135,22 +136,26 @@ export async function webhookRows({ seconds, connections, rounds }: WebhookLoadO
   );
   const echoPort = 19443;
   const webhookPort = 19444;
+  const rulesPort = 19445;
   const echo = await start([join(here, 'echo-server.js'), cert.cert, cert.key, String(echoPort), responseFile], echoPort);
+  const rulesEcho = await start([join(here, 'echo-server.js'), cert.cert, cert.key, String(rulesPort), '--rules'], rulesPort);
   const webhook = await start(
     [join(here, '../src/cli/bin.js'), 'serve', '--port', String(webhookPort), '--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key],
     webhookPort,
   );
   const echoStartRss = rssMegabytes(echo);
   const webhookStartRss = rssMegabytes(webhook);
-  const runs: { echo: Awaited<ReturnType<typeof load>>[]; webhook: Awaited<ReturnType<typeof load>>[] } = { echo: [], webhook: [] };
+  type Run = Awaited<ReturnType<typeof load>>;
+  const runs: { echo: Run[]; rules: Run[]; webhook: Run[] } = { echo: [], rules: [], webhook: [] };
   for (let round = 0; round < rounds; round++) {
     runs.echo.push(await load('fastify echo', echoPort, echo));
+    runs.rules.push(await load('echo + rules (floor)', rulesPort, rulesEcho));
     runs.webhook.push(await load('probe-lint /validate', webhookPort, webhook));
   }
-  await stop(echo);
-  await stop(webhook);
+  await Promise.all([stop(echo), stop(rulesEcho), stop(webhook)]);
   const rps = (list: typeof runs.echo) => median(list.map((run) => run.requestsPerSecond));
   const p99 = median(runs.webhook.map((run) => run.p99));
+  const rulesP99 = median(runs.rules.map((run) => run.p99));
   const echoMax = Math.max(...runs.echo.map((run) => run.rssMax));
   const webhookMax = Math.max(...runs.webhook.map((run) => run.rssMax));
   return [
@@ -160,7 +165,10 @@ export async function webhookRows({ seconds, connections, rounds }: WebhookLoadO
       '≥0.7',
       `${rps(runs.webhook).toFixed(0)} vs ${rps(runs.echo).toFixed(0)} req/s`,
     ),
+    floorRow('the echo with the rules behind it ÷ echo', rps(runs.rules) / rps(runs.echo), `${rps(runs.rules).toFixed(0)} req/s`),
+    floorRow('webhook ÷ that echo (what the webhook adds)', rps(runs.webhook) / rps(runs.rules), 'log line, metrics, checks of the review'),
     `  webhook p99 at ${connections} connections${' '.repeat(30)} ${String(p99).padStart(5)}  goal ≤10 ms ${p99 <= 10 ? 'met    ' : 'NOT met'}  (echo ${median(runs.echo.map((run) => run.p99))} ms)`,
+    `    floor: p99 of the echo with the rules behind it${' '.repeat(11)} ${String(rulesP99).padStart(5)}`,
     row('webhook ÷ echo RSS at start', webhookStartRss / echoStartRss, '≤1.3', `${webhookStartRss.toFixed(0)} vs ${echoStartRss.toFixed(0)} MB`),
     row('webhook ÷ echo peak RSS under load', webhookMax / echoMax, '≤1.3', `${webhookMax.toFixed(0)} vs ${echoMax.toFixed(0)} MB`),
   ];
