@@ -88,6 +88,18 @@ describe('Helm chart', () => {
     assert.deepEqual(container.lifecycle.preStop.exec.command, ['sleep', '5']);
     assert.ok(pod.terminationGracePeriodSeconds > 5 + 20, String(pod.terminationGracePeriodSeconds));
     assert.equal(byKind(objects, 'NetworkPolicy').length, 1, 'a NetworkPolicy by default');
+    // The kubelet probes a plain-HTTP health port: no TLS handshake to wait for behind queued reviews.
+    assert.ok(container.args.includes('--health-port=8081'), container.args.join(' '));
+    assert.deepEqual(container.ports, [
+      { name: 'https', containerPort: 8443, protocol: 'TCP' },
+      { name: 'health', containerPort: 8081, protocol: 'TCP' },
+    ]);
+    for (const type of ['startupProbe', 'livenessProbe', 'readinessProbe'])
+      assert.deepEqual({ port: container[type].httpGet.port, scheme: container[type].httpGet.scheme }, { port: 'health', scheme: 'HTTP' }, type);
+    assert.deepEqual(byKind(objects, 'NetworkPolicy')[0].spec.ingress[0].ports, [
+      { port: 8443, protocol: 'TCP' },
+      { port: 8081, protocol: 'TCP' },
+    ]);
     assert.deepEqual(pod.securityContext.seccompProfile, { type: 'RuntimeDefault' });
     assert.equal(pod.securityContext.runAsNonRoot, true);
     assert.ok(Number.isInteger(pod.securityContext.runAsUser) && pod.securityContext.runAsUser > 0);

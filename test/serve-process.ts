@@ -6,6 +6,8 @@ export interface ServeProcess {
   child: ChildProcess;
   port: number;
   host: string;
+  /** The plain-HTTP health port, when started with --health-port. */
+  healthPort: number | undefined;
   /** Everything written to stdout and stderr so far. */
   output(): string;
   exited: Promise<number | null>;
@@ -24,8 +26,8 @@ export async function startServe(args: string[], options: { env?: Record<string,
   for (let attempt = 0; attempt < 200; attempt++) {
     const line = output.split('\n').find((candidate) => candidate.includes('probe-lint webhook listening'));
     if (line !== undefined) {
-      const { port, host } = JSON.parse(line) as { port: number; host: string };
-      return { child, port, host, output: () => output, exited };
+      const { port, host, healthPort } = JSON.parse(line) as { port: number; host: string; healthPort?: number };
+      return { child, port, host, healthPort, output: () => output, exited };
     }
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -20,6 +20,20 @@ import { runCli, until } from './helpers.js';
 import { startServe } from './serve-process.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
+import { request as plainHttpRequest } from 'node:http';
+
+/** One plain-HTTP request on loopback (the health port). */
+function plainRequest(port: number, path: string, method = 'GET', body?: string): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = plainHttpRequest({ host: '127.0.0.1', port, path, method, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 let pki: TestPki;
 before(() => {
@@ -133,6 +147,40 @@ describe('probe-lint serve', () => {
     const run = runCli(['serve', '--port', '0', '--tls-cert', a.cert, '--tls-key', b.key]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /cannot be used together/);
+  });
+
+  it('answers /healthz and /readyz over plain HTTP on --health-port, nothing else there, and fails /readyz once draining', async () => {
+    const cert = pki.issue('health-port');
+    const serve = await startServe(['--host', '127.0.0.1', '--tls-cert', cert.cert, '--tls-key', cert.key, '--health-port', '0', '--shutdown-delay', '2']);
+    const health = serve.healthPort!;
+    assert.ok(Number.isInteger(health) && health > 0 && health !== serve.port, `health port ${health}`);
+    assert.deepEqual(await plainRequest(health, '/healthz'), { status: 200, json: { status: 'ok' } });
+    assert.deepEqual(await plainRequest(health, '/readyz?verbose'), { status: 200, json: { status: 'ready' } });
+    // The same answers as over HTTPS, where the API server and scrapers keep everything else.
+    assert.deepEqual((await httpsRequest(serve.port, '/readyz', { ca: pki.caCert })).json, { status: 'ready' });
+    assert.deepEqual(await plainRequest(health, '/metrics'), { status: 404, json: { error: 'Not Found' } });
+    assert.deepEqual(await plainRequest(health, '/validate', 'POST', '{"kind":"AdmissionReview"}'), { status: 404, json: { error: 'Not Found' } });
+    assert.deepEqual(await plainRequest(health, '/readyz', 'POST', 'x'.repeat(100_000)), { status: 405, json: { error: 'Method Not Allowed' } });
+    serve.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(await plainRequest(health, '/readyz'), { status: 503, json: { status: 'not ready' } }, 'not ready once draining');
+    assert.deepEqual(await plainRequest(health, '/healthz'), { status: 200, json: { status: 'ok' } }, 'alive while draining');
+    assert.equal(await serve.exited, 0);
+    await assert.rejects(plainRequest(health, '/healthz'), /ECONNREFUSED/, 'closed with the webhook');
+  });
+
+  it('refuses a --health-port that is not a port, or is the HTTPS port', () => {
+    const cert = pki.issue('health-port-bad');
+    const tls = ['--tls-cert', cert.cert, '--tls-key', cert.key];
+    for (const [value, message] of [
+      ['http', /--health-port must be a port number \(got "http"\)/],
+      ['70000', /--health-port must be a port number/],
+      ['8443', /--health-port must differ from --port \(both are 8443\)/],
+    ] as const) {
+      const run = runCli(['serve', ...tls, '--health-port', value]);
+      assert.equal(run.code, 2, value);
+      assert.match(run.stderr, message);
+    }
   });
 
   it('on SIGTERM stops accepting, finishes the review in flight, and exits 0', async () => {

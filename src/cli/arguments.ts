@@ -81,6 +81,8 @@ export interface AuditArguments extends ReportArguments {
 export interface ServeArguments {
   command: 'serve';
   port: number;
+  /** Plain-HTTP /healthz and /readyz; undefined: none. */
+  healthPort: number | undefined;
   /** undefined: "::" where IPv6 is available, else 0.0.0.0. */
   host: string | undefined;
   tlsCert: string;
@@ -310,8 +312,17 @@ function serveArguments(string: (name: string) => string | undefined, flag: (nam
   const key = string('tls-key');
   if (cert === undefined || key === undefined)
     throw new UsageError('serve needs --tls-cert FILE and --tls-key FILE: the API server only calls webhooks over HTTPS');
-  const port = Number(string('port') ?? 8443);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got "${string('port')}")`);
+  const portNumber = (name: string, fallback?: number) => {
+    const text = string(name);
+    if (text === undefined && fallback === undefined) return undefined;
+    const value = Number(text ?? fallback);
+    if (text?.trim() === '' || !Number.isInteger(value) || value < 0 || value > 65535) throw new UsageError(`--${name} must be a port number (got "${text}")`);
+    return value;
+  };
+  const port = portNumber('port', 8443)!;
+  const healthPort = portNumber('health-port');
+  if (healthPort !== undefined && healthPort !== 0 && healthPort === port)
+    throw new UsageError(`--health-port must differ from --port (both are ${port}): the health port speaks plain HTTP`);
   const seconds = (name: string, fallback: number, allowZero: boolean) => {
     const value = Number(string(name) ?? fallback);
     if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
@@ -321,6 +332,7 @@ function serveArguments(string: (name: string) => string | undefined, flag: (nam
   return {
     command: 'serve',
     port,
+    healthPort,
     host: string('host'),
     tlsCert: cert,
     tlsKey: key,

@@ -243,6 +243,13 @@ export const OPTIONS: readonly OptionSpec[] = [
   },
   { name: 'port', type: 'string', value: 'PORT', description: 'HTTPS port (default 8443)', commands: ['serve'] },
   {
+    name: 'health-port',
+    type: 'string',
+    value: 'PORT',
+    description: "also answer /healthz and /readyz over plain HTTP on this port, for the kubelet's probes (no TLS handshake to wait for under load)",
+    commands: ['serve'],
+  },
+  {
     name: 'host',
     type: 'string',
     value: 'ADDRESS',

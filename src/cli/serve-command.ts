@@ -35,6 +35,7 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
   const policy = new NamespacePolicy(config.webhook ?? {}, cluster?.namespaces);
   const host = args.host ?? defaultHost();
   let server;
+  let healthPort: number | undefined;
   try {
     server = await createWebhookServer({
       session,
@@ -44,8 +45,10 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
       tls: { certFile: args.tlsCert, keyFile: args.tlsKey, ...(args.clientCa ? { clientCaFile: args.clientCa } : {}) },
       logger,
       metrics,
+      plainHealth: args.healthPort !== undefined,
     });
     await server.app.listen({ port: args.port, host });
+    healthPort = await server.health?.listen(args.healthPort!, host);
   } catch (error) {
     io.stderr(`probe-lint serve: cannot start: ${(error as Error).message}\n`);
     return 2;
@@ -60,7 +63,10 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
   // The port bound, which differs from --port 0.
   const address = server.app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : args.port;
-  logger.info({ host, port, mode: config.webhook?.mode ?? 'warn', cluster: cluster !== undefined, strict: args.strict }, 'probe-lint webhook listening');
+  logger.info(
+    { host, port, healthPort, mode: config.webhook?.mode ?? 'warn', cluster: cluster !== undefined, strict: args.strict },
+    'probe-lint webhook listening',
+  );
   flushLogger(logger);
 
   return new Promise<number>((resolve) => {

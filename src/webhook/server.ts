@@ -11,6 +11,7 @@ import { createLogger } from './logger.js';
 import { WebhookMetrics } from './metrics.js';
 import type { NamespacePolicy } from './namespace-policy.js';
 import { webhookPlugin } from './plugin.js';
+import { createHealthServer, type HealthServer } from './health-server.js';
 import { loadTlsMaterial, secureContextOptions, type TlsFiles } from './tls-files.js';
 import { TlsReloader } from './tls-reloader.js';
 
@@ -51,6 +52,8 @@ export interface WebhookServerOptions {
   metrics?: WebhookMetrics;
   /** Tighter limits (tests); the defaults suit the API server. */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Also answer /healthz and /readyz over plain HTTP (`health`), for the kubelet's probes. */
+  plainHealth?: boolean;
 }
 
 export interface WebhookServer {
@@ -65,6 +68,8 @@ export interface WebhookServer {
   close(): Promise<void>;
   /** Checks the certificate files now (also done on an interval). */
   reloadTls(): boolean;
+  /** /healthz and /readyz over plain HTTP, when asked for (listened on by the caller, closed by close()). */
+  health: HealthServer | undefined;
 }
 
 export async function createWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
@@ -127,9 +132,11 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
 
   await app.ready();
   ready = true;
+  const health = options.plainHealth === true ? createHealthServer(() => ready && !closing) : undefined;
   return {
     app,
     metrics,
+    health,
     reloadTls: () => reloader.reload(),
     drain() {
       closing = true;
@@ -137,7 +144,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     async close() {
       closing = true;
       reloader.stop();
-      await app.close();
+      await Promise.all([app.close(), health?.close()]);
     },
   };
 }
