@@ -16,11 +16,13 @@ import { createLogger } from '../src/webhook/logger.js';
 import { createWebhookServer } from '../src/webhook/server.js';
 import { admissionReview, container, pod } from './admission.js';
 import { defaultHost } from '../src/cli/listen-address.js';
-import { runCli, until } from './helpers.js';
+import { ROOT, runCli, until } from './helpers.js';
 import { startServe } from './serve-process.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
 import { request as plainHttpRequest } from 'node:http';
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 
 /** One plain-HTTP request on loopback (the health port). */
 function plainRequest(port: number, path: string, method = 'GET', body?: string): Promise<{ status: number; json: unknown }> {
@@ -281,10 +283,50 @@ describe('probe-lint serve', () => {
       // One line never fills the buffer: it shows only because the logger flushes on its interval.
       // The wait is generous so that a loaded machine does not fail it; no speed is asserted.
       await until(() => serve.output().includes(`"uid":"${review.request.uid}"`), 'the review is logged while the server keeps running', 15_000);
+      // The process's logger is the one whose dropped lines /metrics counts.
+      const metrics = await httpsRequest(serve.port, '/metrics', { ca: pki.caCert });
+      assert.match(metrics.text, /^probe_lint_log_lines_dropped_total 0$/m);
     } finally {
       serve.child.kill('SIGTERM');
       await serve.exited;
     }
+  });
+
+  it('holds at most LOG_BUFFER_BYTES of log lines while stdout falls behind: the rest are dropped, counted, and said in a warning', async () => {
+    // The webhook's own logger in a process of its own, logging 40 MB faster than any pipe drains
+    // (in one synchronous loop, so no write completes until it ends).
+    const logger = pathToFileURL(join(ROOT, 'dist/src/webhook/logger.js')).href;
+    const script = `
+      import { createLogger, LOG_BUFFER_BYTES } from ${JSON.stringify(logger)};
+      let drops = 0;
+      const log = createLogger(undefined, () => drops++);
+      const padding = 'x'.repeat(1000);
+      for (let i = 0; i < 40000; i++) log.info({ i, padding }, 'line');
+      process.stderr.write(JSON.stringify({ drops, limit: LOG_BUFFER_BYTES }));
+      setTimeout(() => process.exit(0), 2500);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, stderr);
+    const { drops, limit } = JSON.parse(stderr) as { drops: number; limit: number };
+    const lines = stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { msg: string; i?: number; droppedLines?: number });
+    const written = lines.filter((line) => line.msg === 'line');
+    assert.ok(drops > 0, 'lines past the bound are dropped');
+    assert.equal(written.length + drops, 40000, 'every line is either written or counted as dropped');
+    assert.ok(written.length * 1000 <= limit, `at most the bound is held: ${written.length} lines of over 1 KB each`);
+    assert.deepEqual(
+      written.slice(0, 3).map((line) => line.i),
+      [0, 1, 2],
+      'the lines kept are the first ones, in order',
+    );
+    const warning = lines.find((line) => line.msg.startsWith('log lines dropped'));
+    assert.equal(warning?.droppedLines, drops, 'a warning says how many');
   });
 
   it('listens on every IPv6 and IPv4 address by default when the host has IPv6', async () => {

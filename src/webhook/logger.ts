@@ -10,15 +10,38 @@ const REDACTED_PATHS = ['object', 'oldObject', 'request.object', 'request.oldObj
 const FLUSH_INTERVAL_MS = 1000;
 
 /**
+ * What one write system call may take. sonic-boom writes one chunk at a time, each a round trip
+ * through libuv's thread pool; at its default of 16 KiB, a loop turn busy with 50 connections'
+ * reviews logged more than one chunk, and the buffer grew by 20 MB a minute under sustained load.
+ */
+const MAX_WRITE_BYTES = 1024 * 1024;
+
+/**
+ * The most log text held while stdout cannot take it (a slow log shipper, a full pipe). Past it,
+ * lines are dropped and counted, not held: the webhook's memory must not follow its stdout's reader.
+ */
+export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
  * The webhook's logger. Without a destination it writes to stdout asynchronously in 4 KiB batches
  * (a write system call per review would cost throughput), flushed at least every second and on
- * exit, so a line is never held long or lost when the process ends.
+ * exit, so a line is never held long or lost when the process ends. At most LOG_BUFFER_BYTES wait;
+ * a line past that is dropped, `onDrop` is told, and a warning says how many once a second.
  */
-export function createLogger(destination?: NodeJS.WritableStream): Logger {
+export function createLogger(destination?: NodeJS.WritableStream, onDrop?: () => void): Logger {
   if (destination !== undefined)
     return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination as DestinationStream);
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096, maxWrite: MAX_WRITE_BYTES, maxLength: LOG_BUFFER_BYTES });
+  let dropped = 0;
+  stream.on('drop', () => {
+    dropped++;
+    onDrop?.();
+  });
   const timer = setInterval(() => {
+    if (dropped > 0) {
+      logger.warn({ droppedLines: dropped, bufferBytes: LOG_BUFFER_BYTES }, 'log lines dropped: stdout did not take them as fast as they came');
+      dropped = 0;
+    }
     try {
       stream.flush();
     } catch {
@@ -33,7 +56,8 @@ export function createLogger(destination?: NodeJS.WritableStream): Logger {
       // the stream was never opened
     }
   });
-  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
+  return logger;
 }
 
 /** Writes what is buffered; call before exiting. */

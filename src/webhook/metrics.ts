@@ -58,6 +58,11 @@ export class WebhookMetrics {
     labelNames: ['endpoint', 'status'] as const,
     registers: [this.registry],
   });
+  readonly logLinesDropped = new Counter({
+    name: 'probe_lint_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout did not take them as fast as they came (see the warning lines).',
+    registers: [this.registry],
+  });
   readonly tlsReloads = new Counter({
     name: 'probe_lint_tls_reloads_total',
     help: 'Certificate reloads from disk, by result.',
