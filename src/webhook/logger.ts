@@ -29,9 +29,10 @@ export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
  * a line past that is dropped, `onDrop` is told, and a warning says how many once a second.
  */
 export function createLogger(destination?: NodeJS.WritableStream, onDrop?: () => void): Logger {
-  if (destination !== undefined)
-    return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination as DestinationStream);
+  const options = { level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  if (destination !== undefined) return pino(options, destination as DestinationStream);
   const stream = pino.destination({ dest: 1, sync: false, minLength: 4096, maxWrite: MAX_WRITE_BYTES, maxLength: LOG_BUFFER_BYTES });
+  const logger = pino(options, stream);
   let dropped = 0;
   stream.on('drop', () => {
     dropped++;
@@ -56,7 +57,6 @@ export function createLogger(destination?: NodeJS.WritableStream, onDrop?: () =>
       // the stream was never opened
     }
   });
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
   return logger;
 }
 
