@@ -98,8 +98,13 @@ ${indent(containerFields, 6)}
 
 /** Like runCli, without blocking this process: for tests whose servers run in the test process. */
 export function runCliAsync(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+  return runNodeAsync([CLI, ...args], options);
+}
+
+/** Node with these arguments (a script, or `-e` code) as a separate process, without blocking this one. */
+export function runNodeAsync(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', PROBE_LINT_NO_RENDER_CACHE: '1', ...options.env },
     });

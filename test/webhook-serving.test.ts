@@ -16,12 +16,11 @@ import { createLogger } from '../src/webhook/logger.js';
 import { createWebhookServer } from '../src/webhook/server.js';
 import { admissionReview, container, pod } from './admission.js';
 import { defaultHost } from '../src/cli/listen-address.js';
-import { ROOT, runCli, until } from './helpers.js';
+import { ROOT, runCli, runNodeAsync, until } from './helpers.js';
 import { startServe } from './serve-process.js';
 import { makeTestPki, type TestPki } from './tls.js';
 import { httpsRequest } from './webhook-client.js';
 import { request as plainHttpRequest } from 'node:http';
-import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 
 /** One plain-HTTP request on loopback (the health port). */
@@ -304,12 +303,7 @@ describe('probe-lint serve', () => {
       for (let i = 0; i < 40000; i++) log.info({ i, padding }, 'line');
       process.stderr.write(JSON.stringify({ drops, limit: LOG_BUFFER_BYTES }));
       setTimeout(() => process.exit(0), 2500);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await runNodeAsync(['--input-type=module', '-e', script]);
     assert.equal(code, 0, stderr);
     const { drops, limit } = JSON.parse(stderr) as { drops: number; limit: number };
     const lines = stdout

@@ -16,7 +16,7 @@ export async function runServe(args: ServeArguments, io: CommandIo): Promise<num
   const config = await loadConfigOrReport(args.config, io, 'probe-lint serve: refusing to start');
   if (config === undefined) return 2;
   const metrics = new WebhookMetrics();
-  const logger = createLogger(undefined, () => metrics.logLinesDropped.inc());
+  const logger = createLogger(undefined, metrics.countDroppedLogLine);
   // The cluster is read in the background (density, namespace labels) when a kubeconfig is given
   // or when running in a pod; admission only ever reads what was cached.
   let cluster: ClusterAccess | undefined;

@@ -70,6 +70,9 @@ export class WebhookMetrics {
     registers: [this.registry],
   });
 
+  /** For the logger, which is told of each line it drops (logger.ts). */
+  readonly countDroppedLogLine = (): void => this.logLinesDropped.inc();
+
   private readonly counterChildren = new Map<string, { inc(): void }>();
   private readonly histogramChildren = new Map<string, { observe(value: number): void }>();
 

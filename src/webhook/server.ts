@@ -75,7 +75,7 @@ export interface WebhookServer {
 export async function createWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
   const material = loadTlsMaterial(options.tls);
   const metrics = options.metrics ?? new WebhookMetrics();
-  const logger = options.logger ?? createLogger(undefined, () => metrics.logLinesDropped.inc());
+  const logger = options.logger ?? createLogger(undefined, metrics.countDroppedLogLine);
   let ready = false;
   let closing = false;
   const connection = { ...CONNECTION_LIMITS, ...options.connectionLimits };
