@@ -6,7 +6,6 @@
 // write-file-atomic does the rename dance too, but takes one write(2) at its word: a short write on a
 // filling disk is renamed over the target, truncated. Here the write loops until every byte is taken
 // and the size is checked before the rename.
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -36,6 +35,14 @@ export interface AtomicWriteOptions {
   expected?: Buffer;
 }
 
+/**
+ * `bytes` random bytes in hex, from the Web Crypto global: Node loads it when it is first read, where
+ * importing node:crypto would load it with the module, in every run, most of which write nothing.
+ */
+function randomHex(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
+}
+
 /** Why a write did not happen; the target is as it was. */
 export class WriteRefused extends Error {}
 
@@ -56,7 +63,7 @@ export function writeFileAtomic(path: string, data: Buffer, options: AtomicWrite
       );
   } else if (options.expected !== undefined) throw new WriteRefused('the file is gone since probe-lint read it');
   unchangedSince(target, options.expected);
-  const temporary = join(dirname(target), `.${basename(target)}.probe-lint-${randomBytes(8).toString('hex')}.tmp`);
+  const temporary = join(dirname(target), `.${basename(target)}.probe-lint-${randomHex(8)}.tmp`);
   // O_EXCL and O_NOFOLLOW: nothing planted at that name is followed or overwritten.
   const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
