@@ -1,7 +1,7 @@
 // Fingerprints that CI systems key findings by (GitLab Code Quality, SARIF's partialFingerprints,
 // JSON): the same while the finding stays (rule, file, object, container, field — not the line, which
 // moves as the file is edited), and never shared by two findings of one report, or GitLab keeps one.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { LocatedFinding } from './located.js';
 
 /** Gives each finding of a report its fingerprint, in report order; one instance per report. */
@@ -36,6 +36,11 @@ export class Fingerprints {
   }
 }
 
+/**
+ * One-shot: a report hashes once per finding, and in a CLI run that is the first and only run of
+ * this code. A Hash object per call cost three times as much there (45 against 15 ms for 27,000,
+ * cold); warmed up, the two come close.
+ */
 function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
