@@ -22,10 +22,7 @@ import jsYaml from 'js-yaml';
 import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
 import { runLint } from '../src/cli/lint-command.js';
 import { SourceFile } from '../src/source/source-file.js';
-import { documentsOfFile } from '../src/source/file-documents.js';
-import { RULES } from '../rules/index.js';
-import { unknownCluster } from '../src/engine/cluster-facts.js';
-import { Engine } from '../src/engine/engine.js';
+import { parseAndRulesOnce } from './parse-and-rules.js';
 import { generateDeployments } from './generate-corpus.js';
 import { corpusMemoryRows, generatedKubeScoreRows } from './corpus-memory.js';
 import { renderRows } from './render-bench.js';
@@ -70,20 +67,6 @@ function loadOnce(files: string[]): void {
 /** The floor under the lint: each file read and parsed as the lint path parses it (positions recorded, kubectl's YAML 1.1 schema), nothing else. */
 function parseOnce(files: string[]): void {
   for (const file of files) new SourceFile(file, readFileSync(file, 'utf8'));
-}
-
-/**
- * A second floor: the parse and the rules, and nothing else the lint does (no places, no repeats
- * found, no fingerprints, no report). What the lint adds on top is its own bookkeeping and output.
- */
-function parseAndRulesOnce(files: string[]): number {
-  const engine = new Engine(RULES, { config: {}, cluster: unknownCluster() });
-  let findings = 0;
-  for (const file of files) {
-    const { documents } = documentsOfFile({ path: file, text: readFileSync(file, 'utf8') });
-    findings += engine.lint(documents).findings.length;
-  }
-  return findings;
 }
 
 async function compare(label: string, paths: string[], files: string[], bytes: number): Promise<number> {

@@ -11,6 +11,7 @@ import { median } from './statistics.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '../src/cli/bin.js');
 const USAGE_HOOK = join(here, 'process-usage.js');
+const PARSE_AND_RULES = join(here, 'parse-and-rules.js');
 
 export interface Usage {
   cpuMs: number;
@@ -76,6 +77,7 @@ export function processRows(largeFile: string, rounds: number): string[] {
       'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: web\n    image: example/web:1\n    livenessProbe: {httpGet: {path: /livez, port: 8080}}\n    readinessProbe: {httpGet: {path: /readyz, port: 8080}}\n',
     );
     const large = comparePair([CLI, largeFile, '--format', 'json'], [loader, largeFile], rounds);
+    const largeFloor = comparePair([PARSE_AND_RULES, largeFile], [loader, largeFile], rounds);
     const startup = comparePair([CLI, small], ['-e', '0'], rounds * 3);
     return [
       row(
@@ -83,6 +85,11 @@ export function processRows(largeFile: string, rounds: number): string[] {
         large.subject.cpuMs / large.baseline.cpuMs,
         '≤2.0',
         `${large.subject.cpuMs.toFixed(0)} vs ${large.baseline.cpuMs.toFixed(0)} ms CPU`,
+      ),
+      floorRow(
+        'a process that parses and runs the rules only',
+        largeFloor.subject.cpuMs / largeFloor.baseline.cpuMs,
+        `${largeFloor.subject.cpuMs.toFixed(0)} ms CPU (its modules not bundled)`,
       ),
       row(
         'peak RSS ÷ js-yaml process',
