@@ -169,7 +169,8 @@ function readManifestBytes(path: string): Buffer | { problem: string } {
       return {
         problem: `cannot read: ${Math.round(stat.size / 1048576)} MiB is larger than the ${MAX_INPUT_BYTES / 1048576} MiB probe-lint reads; split the file`,
       };
-    const buffer = Buffer.alloc(stat.size);
+    // Not zeroed first: only the bytes read are kept (a file that shrank meanwhile is cut to them).
+    const buffer = Buffer.allocUnsafe(stat.size);
     let offset = 0;
     while (offset < buffer.length) {
       const count = readSync(descriptor, buffer, offset, buffer.length - offset, offset);
