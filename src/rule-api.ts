@@ -35,6 +35,7 @@ export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js'
 export { joinPointer } from './model/pointer.js';
 export { isLoopback, unbracket } from './model/loopback.js';
 export { cloneJson } from './model/json-value.js';
+export { trimTrailing } from './model/trim-trailing.js';
 export { checkIdentity, execCommand, requestPath, writtenEnv } from './model/probe-check.js';
 export { actWindow, intervalSeconds, secondsToAct, secondsToActText, windowText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';

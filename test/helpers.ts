@@ -61,9 +61,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built CLI as a separate process, the way users and CI do. */
-export function runCli(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): CliRun {
+/**
+ * Runs the built CLI as a separate process, the way users and CI do. `killAfterMs`: a hang guard (the
+ * run is killed, and its code is null); a test's own timeout cannot fire while this waits.
+ */
+export function runCli(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string>; killAfterMs?: number } = {}): CliRun {
   const result = spawnSync(process.execPath, [CLI, ...args], {
+    ...(options.killAfterMs === undefined ? {} : { timeout: options.killAfterMs, killSignal: 'SIGKILL' as const }),
     cwd: options.cwd ?? ROOT,
     input: options.input ?? '',
     encoding: 'utf8',

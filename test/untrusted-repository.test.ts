@@ -333,6 +333,52 @@ describe('origins stay inside the tree', () => {
   });
 });
 
+describe('templates cannot stall the lint', () => {
+  /** A Deployment whose one container's liveness probe times out at its period (a finding to place). */
+  const deployment = (nameLine: string, app: string) =>
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      nameLine,
+      'spec:',
+      `  selector: {matchLabels: {app: ${app}}}`,
+      '  template:',
+      `    metadata: {labels: {app: ${app}}}`,
+      '    spec:',
+      '      containers:',
+      '      - name: web',
+      '        image: example/web:1',
+      '        livenessProbe: {tcpSocket: {port: 80}, timeoutSeconds: 5, periodSeconds: 5}',
+    ].join('\n');
+  const placed = (stdout: string) =>
+    [...stdout.matchAll(/^chart\/templates\/app\.yaml:(\d+):\d+: warning \[timeout-not-below-period\]/gm)].map((match) => Number(match[1]));
+
+  // Hang guards, not measures of speed (a run is killed after a minute): the first took over 5 minutes
+  // with 28 pairs before template names were matched without a regular expression, the second is
+  // quadratic in the blanks.
+  it('places findings by names written as 40 pairs of text and action, beside a name that almost renders from them', () => {
+    const written = `  name: ${'a{{ "a" }}'.repeat(40)}b`;
+    const almost = `  name: ${'a'.repeat(90)}c`;
+    const root = repository({ 'chart/Chart.yaml': CHART, 'chart/templates/app.yaml': `${deployment(written, 'x')}\n---\n${deployment(almost, 'y')}\n` });
+    const run = runCli(['chart', ...tools, '--format', 'compact'], { cwd: root, killAfterMs: 60_000 });
+    assert.equal(run.code, 1, run.stderr);
+    // Each on its own document's probe (line 13 and line 27), not both on the first.
+    assert.deepEqual(placed(run.stdout), [13, 27]);
+  });
+
+  it('reads a name line with 200,000 blanks inside it', () => {
+    const blanks = `  name: a${' '.repeat(200_000)}b`;
+    const root = repository({
+      'chart/Chart.yaml': CHART,
+      'chart/templates/app.yaml': `${deployment(blanks, 'x')}\n---\n${deployment('  name: other', 'y')}\n`,
+    });
+    const run = runCli(['chart', ...tools, '--format', 'compact'], { cwd: root, killAfterMs: 60_000 });
+    assert.equal(run.code, 1, run.stderr);
+    assert.deepEqual(placed(run.stdout), [13, 27]);
+  });
+});
+
 describe('output cannot be forged', () => {
   // A name the API server would refuse, but a file can say anything: an escape sequence, a carriage
   // return, and a newline followed by a GitHub workflow command.

@@ -2,6 +2,7 @@
 // database, a cache, a broker), beside the liveness endpoint the same framework documents. Only
 // what the manifest shows is judged: the framework's default paths, or the paths its documented
 // environment variables set on the container (a file inside the image is not seen).
+import { trimTrailing } from '../../src/rule-api.js';
 
 export type Framework = 'Spring Boot' | 'Quarkus' | 'Micronaut';
 
@@ -89,7 +90,7 @@ export function barePath(path: string): string {
 /** The path as the framework routes it: one leading slash, no repeated or trailing ones. */
 function routedPath(path: string): string {
   const joined = `/${path}`.replace(/\/{2,}/g, '/');
-  return joined.length > 1 ? joined.replace(/\/+$/, '') : joined;
+  return joined.length > 1 ? trimTrailing(joined, '/') : joined;
 }
 
 /** Segments joined into one routed path, each with or without its slashes. */

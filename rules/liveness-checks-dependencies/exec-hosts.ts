@@ -144,7 +144,7 @@ function hostOf(command: readonly Word[], depth: number): { program: string; hos
 
 /** The host the script of `sh -c SCRIPT` contacts; a script that is computed, or read from a file, is not read. */
 function scriptHost(args: readonly Word[], depth: number): { program: string; host: string } | undefined {
-  const flag = args.findIndex((word) => /^-[a-z]*c[a-z]*$/.test(word.text));
+  const flag = args.findIndex((word) => /^-[a-z]+$/.test(word.text) && word.text.includes('c'));
   const script = flag === -1 ? undefined : args[flag + 1];
   if (script === undefined || script.dynamic) return undefined;
   for (const simple of shellCommands(script.text)) {

@@ -84,5 +84,5 @@ function sampleValue(text: string): number | undefined {
   if (text === '+Inf' || text === 'Inf') return Infinity;
   if (text === '-Inf') return -Infinity;
   if (text === 'NaN') return NaN;
-  return /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(text) ? Number(text) : undefined;
+  return /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(text) ? Number(text) : undefined;
 }

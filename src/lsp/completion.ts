@@ -5,7 +5,8 @@ import { ruleDocsUrl } from '../engine/rule-docs.js';
 import type { AnyRule } from '../engine/rule.js';
 
 /** `probe-lint.dev/ignore[.container]: "a, b` up to the cursor, quoted or not, YAML or JSON; the reason after `#` is free text. */
-const IGNORE_VALUE = /["']?probe-lint\.dev\/ignore(?:\.[A-Za-z0-9._-]*)?["']?\s*:\s*["']?([^#"']*)$/;
+// The blanks after the colon are the value's (trimmed below), so no two quantifiers can trade them.
+const IGNORE_VALUE = /["']?probe-lint\.dev\/ignore(?:\.[A-Za-z0-9._-]*)?["']?\s*:(?:\s*["'])?([^#"']*)$/;
 
 /** `beforeCursor`: the line's text up to the cursor. Items replace the id being typed. */
 export function ignoreCompletions(rules: readonly AnyRule[], beforeCursor: string, line: number): CompletionItem[] {

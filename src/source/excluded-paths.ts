@@ -2,6 +2,7 @@
 // --exclude (relative to the working directory). Matched as .gitignore matches: a pattern that
 // matches a directory excludes everything under it, so `hack`, `hack/` and `hack/**` all work.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { trimTrailing } from '../model/trim-trailing.js';
 import { compilePathGlob, GlobError } from './path-glob.js';
 import { shownPath } from './shown-path.js';
 
@@ -23,7 +24,7 @@ export class PathExclusion {
       const globs = source.patterns.map((pattern) => {
         try {
           // A trailing slash means "this directory", which the ancestor check below already covers.
-          return compilePathGlob(pattern.replace(/\/+$/, ''));
+          return compilePathGlob(trimTrailing(pattern, '/'));
         } catch (error) {
           if (error instanceof GlobError) throw new GlobError(`${source.origin}: ${error.message}`);
           throw error;

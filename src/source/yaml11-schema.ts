@@ -11,6 +11,7 @@
 //   - `<<` merges mappings.
 // Quoted scalars stay strings. Mapping keys become strings the way sigs.k8s.io/yaml does it.
 import jsYaml from 'js-yaml';
+import { trimTrailing } from '../model/trim-trailing.js';
 
 type Resolved = { value: unknown } | undefined;
 
@@ -129,7 +130,7 @@ function timestampJson(text: string): string | undefined {
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return undefined;
   const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-  const trimmedFraction = fraction?.replace(/0+$/, '') ?? '';
+  const trimmedFraction = fraction === undefined ? '' : trimTrailing(fraction, '0');
   const offset = zone === undefined || zone === 'Z' || zone === '+00:00' || zone === '-00:00' ? 'Z' : zone;
   return `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${trimmedFraction ? `.${trimmedFraction}` : ''}${offset}`;
 }

@@ -121,8 +121,8 @@ function ownDocument(lines: string[], rendered: unknown): string[] {
     Math.max(
       -1,
       ...lines.slice(from, to + 1).map((line) => {
-        const match = /^ {2}name:\s*(.+?)\s*(?:#.*)?$/.exec(line);
-        return match === null ? -1 : nameScore(match[1]!.replace(/^(["'])(.*)\1$/, '$2'), name);
+        const written = line.startsWith('  name:') ? writtenValue(line.slice('  name:'.length)) : undefined;
+        return written === undefined ? -1 : nameScore(written, name);
       }),
     );
   const best = ofKind.reduce((a, b) => (score(b) > score(a) ? b : a));
@@ -133,8 +133,58 @@ function ownDocument(lines: string[], rendered: unknown): string[] {
 function nameScore(written: string, name: string): number {
   if (written === name) return Number.MAX_SAFE_INTEGER;
   if (!written.includes('{{')) return -1;
-  const parts = written.split(/\{\{.*?\}\}/);
-  return new RegExp(`^${parts.map(escape).join('.*?')}$`).test(name) ? parts.join('').length : -1;
+  const parts = literalParts(written);
+  return rendersAs(parts, name, 0) ? parts.join('').length : -1;
+}
+
+/**
+ * The value of a `name:` line, after the colon, as written: up to a comment, without blanks around
+ * it or the quotes of a quoted string; undefined when there is none. By hand: the expression it
+ * replaces (`\s*(.+?)\s*(?:#.*)?$`) took time quadratic in a run of blanks, and templates are the
+ * repository's.
+ */
+function writtenValue(afterColon: string): string | undefined {
+  const value = afterColon.trimStart();
+  // As before: a `#` after the first character starts the comment.
+  const comment = value.indexOf('#', 1);
+  const written = (comment === -1 ? value : value.slice(0, comment)).trimEnd();
+  if (written === '') return undefined;
+  const quote = written[0];
+  return written.length >= 2 && (quote === '"' || quote === "'") && written.endsWith(quote) ? written.slice(1, -1) : written;
+}
+
+/** The literal text of a written name around its template actions (`{{ … }}`), in order. */
+function literalParts(written: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (let open = written.indexOf('{{'); open !== -1; open = written.indexOf('{{', from)) {
+    const close = written.indexOf('}}', open + 2);
+    if (close === -1) break;
+    parts.push(written.slice(from, open));
+    from = close + 2;
+  }
+  parts.push(written.slice(from));
+  return parts;
+}
+
+/**
+ * Whether `name` is the literal parts in order with at least `gap` characters in place of each
+ * action between them: a glob, matched left to right (each part at its first place after the last
+ * leaves the most room for the rest), in linear time. A regular expression of the parts joined by
+ * `.*?` backtracked exponentially on a name it did not match: a 60-line chart stalled a lint for
+ * minutes.
+ */
+function rendersAs(parts: readonly string[], name: string, gap: number): boolean {
+  const first = parts[0]!;
+  const last = parts.at(-1)!;
+  if (!name.startsWith(first)) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = name.indexOf(part, at + gap);
+    if (found === -1) return false;
+    at = found + part.length;
+  }
+  return name.length - last.length >= at + gap && name.endsWith(last);
 }
 
 /**
@@ -221,21 +271,21 @@ function listItemLine(lines: string[], keys: string[], position: number): { inde
  * actions, the most literal winning; among equally good ones, the one at the container's index.
  */
 function containerNameLine(lines: string[], name: string, list: string, position: number): { index: number; column: number } | undefined {
-  const line = /^(\s*(?:-\s+)?)name:\s*(.+?)\s*(?:#.*)?$/;
+  const line = /^(\s*(?:-\s+)?)name:/;
   const candidates: { index: number; column: number; literal: number }[] = [];
   // A pattern only counts for list items after the list's key (`containers:`): not a metadata name.
   const listStart = lines.findIndex((text) => new RegExp(`^\\s*${list}\\s*:`).test(text));
   for (let index = 0; index < lines.length; index++) {
     const match = line.exec(lines[index]!);
-    if (match === null) continue;
-    const written = match[2]!.replace(/^(["'])(.*)\1$/, '$2');
+    const written = match === null ? undefined : writtenValue(lines[index]!.slice(match[0].length));
+    if (match === null || written === undefined) continue;
     // A name above the list's key (the object's own `metadata: name:`) is no container's.
     if (listStart !== -1 && index <= listStart) continue;
     let literal: number;
     if (written === name) literal = Number.MAX_SAFE_INTEGER;
     else if (written.includes('{{') && index > listStart && listStart !== -1 && match[1]!.includes('-')) {
-      const parts = written.split(/\{\{.*?\}\}/);
-      if (!new RegExp(`^${parts.map(escape).join('.+?')}$`).test(name)) continue;
+      const parts = literalParts(written);
+      if (!rendersAs(parts, name, 1)) continue;
       literal = parts.join('').length;
     } else continue;
     candidates.push({ index, column: match[1]!.length + 1, literal });

@@ -13,6 +13,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
+import { trimTrailing } from '../../model/trim-trailing.js';
 import { findOnPath, toolMessage, type ToolRun } from './run-tool.js';
 
 export interface SandboxLimits {
@@ -258,7 +259,7 @@ export function networkTargetsIn(stderr: string): string[] {
   )
     return [];
   const urls = stderr.match(/\b(?:https?|git|ssh|oci):\/\/[^\s"'`<>)]+/gi) ?? [];
-  return [...new Set(urls.map((url) => url.replace(/[.,:;]+$/, '')))];
+  return [...new Set(urls.map((url) => trimTrailing(url, '.,:;')))];
 }
 
 /**

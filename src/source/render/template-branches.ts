@@ -107,7 +107,7 @@ function act(body: string, stack: Frame[], values: unknown, rootDot: boolean): v
 }
 
 function splitKeyword(body: string): [string, string] {
-  const match = /^([a-z]+)\b\s*([\s\S]*)$/.exec(body);
+  const match = /^([a-z]+)\b([\s\S]*)$/.exec(body);
   return match === null ? ['', body] : [match[1]!, match[2]!.trim()];
 }
 

@@ -171,7 +171,7 @@ function* tarEntries(tar: Buffer): Generator<{ name: string; data: Buffer }> {
       header
         .subarray(start, start + length)
         .toString('utf8')
-        .replace(/\0.*$/s, '');
+        .split('\0', 1)[0]!;
     const size = parseInt(field(124, 12).trim() || '0', 8);
     if (!Number.isFinite(size) || size < 0) return;
     const prefix = field(345, 155);
