@@ -5,7 +5,10 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { flowQuestionMark } from '../src/source/go-yaml-strictness.js';
+import { literalParts, rendersAs } from '../src/source/render/locate-source.js';
+import { trimTrailing } from '../src/model/trim-trailing.js';
 import { discoverConfigFile } from '../src/engine/config-discovery.js';
 import { clusterFactsFrom, densePodsPerNode, ruleEnabled, severityOverride, type ProbeLintConfig, type RuleSetting } from '../src/engine/config.js';
 import { formatRate } from '../rules/exec-probe-dense-cluster/index.js';
@@ -548,5 +551,42 @@ describe("go-yaml's end of a plain scalar at ? in a flow collection", () => {
       'key: [&a "x?y", !!str \'z?\']\n',
     ])
       assert.equal(flowQuestionMark(text), undefined, text);
+  });
+});
+
+describe('template names matched without regular expressions', () => {
+  // The expressions they replaced, which backtracked without bound on long inputs: on these short
+  // ones, the two must agree everywhere.
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const byExpression = (written: string, name: string, gap: number) =>
+    new RegExp(
+      `^${written
+        .split(/\{\{.*?\}\}/)
+        .map(escape)
+        .join(gap === 0 ? '.*?' : '.+?')}$`,
+    ).test(name);
+
+  it('a written name renders a name exactly when the expression of its parts said so', () => {
+    const written = fc.stringMatching(/^[ab{}.-]{0,12}$/);
+    const name = fc.stringMatching(/^[ab.-]{0,12}$/);
+    fc.assert(
+      fc.property(written, name, fc.constantFrom(0, 1), (w, n, gap) => rendersAs(literalParts(w), n, gap) === byExpression(w, n, gap)),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('splits a written name around its closed actions only', () => {
+    assert.deepEqual(literalParts('{{ .Release.Name }}-web-{{ .Values.x }}'), ['', '-web-', '']);
+    assert.deepEqual(literalParts('a{{b'), ['a{{b']);
+    assert.deepEqual(literalParts('{{{ x }}}'), ['', '}']);
+  });
+
+  it('trims a trailing run of any of the characters given, and nothing else', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a/.,0]{0,20}$/), fc.constantFrom('/', '.,:;', '0'), (text, characters) => {
+        const expected = text.replace(new RegExp(`[${escape(characters)}]+$`), '');
+        return trimTrailing(text, characters) === expected;
+      }),
+    );
   });
 });

@@ -154,7 +154,7 @@ function writtenValue(afterColon: string): string | undefined {
 }
 
 /** The literal text of a written name around its template actions (`{{ … }}`), in order. */
-function literalParts(written: string): string[] {
+export function literalParts(written: string): string[] {
   const parts: string[] = [];
   let from = 0;
   for (let open = written.indexOf('{{'); open !== -1; open = written.indexOf('{{', from)) {
@@ -174,9 +174,11 @@ function literalParts(written: string): string[] {
  * `.*?` backtracked exponentially on a name it did not match: a 60-line chart stalled a lint for
  * minutes.
  */
-function rendersAs(parts: readonly string[], name: string, gap: number): boolean {
+export function rendersAs(parts: readonly string[], name: string, gap: number): boolean {
   const first = parts[0]!;
   const last = parts.at(-1)!;
+  // No action closed: the text itself.
+  if (parts.length === 1) return name === first;
   if (!name.startsWith(first)) return false;
   let at = first.length;
   for (const part of parts.slice(1, -1)) {
