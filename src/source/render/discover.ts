@@ -56,18 +56,11 @@ export interface Discovery {
   notices: string[];
 }
 
-export function isChartDirectory(directory: string): boolean {
-  return existsSync(join(directory, 'Chart.yaml'));
-}
-
-export function kustomizationFileIn(directory: string): string | undefined {
-  return KUSTOMIZATION_FILES.map((name) => join(directory, name)).find((file) => existsSync(file));
-}
-
 /**
  * What discovery asks of a directory — a chart? a kustomization file in it? — asked of the disk once
- * per run: the files of one directory share the answers, and their ancestors' (a walk of 2,186 files
- * asked about 15,000 times, 4% of the lint of the real corpus).
+ * per run, by the walk and the kustomization graph alike: the files of one directory share the
+ * answers, and their ancestors' (the real corpus's 2,186 files asked 17,191 times; discovery took 41
+ * ms, now 26).
  */
 class DirectoryFacts {
   private readonly charts = new Map<string, boolean>();
@@ -75,12 +68,17 @@ class DirectoryFacts {
 
   isChart(directory: string): boolean {
     let chart = this.charts.get(directory);
-    if (chart === undefined) this.charts.set(directory, (chart = isChartDirectory(directory)));
+    if (chart === undefined) this.charts.set(directory, (chart = existsSync(join(directory, 'Chart.yaml'))));
     return chart;
   }
 
+  /** The kustomization file in the directory, under the first of its names that exists. */
   kustomizationFile(directory: string): string | undefined {
-    if (!this.kustomizations.has(directory)) this.kustomizations.set(directory, kustomizationFileIn(directory));
+    if (!this.kustomizations.has(directory))
+      this.kustomizations.set(
+        directory,
+        KUSTOMIZATION_FILES.map((name) => join(directory, name)).find((file) => existsSync(file)),
+      );
     return this.kustomizations.get(directory);
   }
 }
@@ -154,7 +152,7 @@ export function discover(paths: readonly string[], exclusion: PathExclusion = NO
     }
   }
 
-  const graph = new KustomizationGraph(problems);
+  const graph = new KustomizationGraph(problems, facts);
   const basesOfOthers = new Set<string>();
   for (const directory of kustomizations.keys()) for (const base of graph.of(directory).directories) basesOfOthers.add(base);
   const units: KustomizationUnit[] = [];
@@ -215,7 +213,10 @@ interface References {
 class KustomizationGraph {
   private readonly cache = new Map<string, References>();
 
-  constructor(private readonly problems: InputProblem[]) {}
+  constructor(
+    private readonly problems: InputProblem[],
+    private readonly facts: DirectoryFacts,
+  ) {}
 
   of(directory: string): References {
     let references = this.cache.get(directory);
@@ -231,7 +232,7 @@ class KustomizationGraph {
     const files = new Set<string>();
     if (seen.has(directory)) return files;
     seen.add(directory);
-    const file = kustomizationFileIn(directory);
+    const file = this.facts.kustomizationFile(directory);
     if (file !== undefined) files.add(file);
     const references = this.of(directory);
     for (const referenced of references.files) files.add(referenced);
@@ -277,7 +278,7 @@ class KustomizationGraph {
       helmCharts: [],
       component: false,
     };
-    const file = kustomizationFileIn(directory);
+    const file = this.facts.kustomizationFile(directory);
     if (file === undefined) return references;
     let spec: Record<string, unknown>;
     try {
