@@ -1,25 +1,33 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { LatencyHistogram, PairTally } from './hot-metrics.js';
 
-/** The webhook's Prometheus metrics, on a registry of its own (one per server). Every label has a bounded set of values. */
+/**
+ * The webhook's Prometheus metrics, on a registry of its own (one per server). Every label has a
+ * bounded set of values. What every review records (its count, latency and findings) is counted in
+ * plain numbers and read when /metrics is scraped (hot-metrics.ts); the rest goes to prom-client
+ * as it happens.
+ */
 export class WebhookMetrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
+  private readonly reviews = new PairTally();
+  private readonly findingCounts = new PairTally();
+  readonly requests = this.reviews.counter({
     name: 'probe_lint_admission_requests_total',
     help: 'Admission reviews answered, by endpoint and decision.',
-    labelNames: ['endpoint', 'decision'] as const,
+    labelNames: ['endpoint', 'decision'],
     registers: [this.registry],
   });
-  readonly latency = new Histogram({
+  readonly latency = new LatencyHistogram(this.reviews, {
     name: 'probe_lint_admission_duration_seconds',
     help: 'Time to answer an admission review, by endpoint and decision.',
-    labelNames: ['endpoint', 'decision'] as const,
+    labelNames: ['endpoint', 'decision'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [this.registry],
+    registry: this.registry,
   });
-  readonly findings = new Counter({
+  readonly findings = this.findingCounts.counter({
     name: 'probe_lint_findings_total',
     help: 'Findings in admitted objects, by rule and severity.',
-    labelNames: ['rule', 'severity'] as const,
+    labelNames: ['rule', 'severity'],
     registers: [this.registry],
   });
   readonly suppressed = new Counter({
@@ -73,30 +81,16 @@ export class WebhookMetrics {
   /** For the logger, which is told of each line it drops (logger.ts). */
   readonly countDroppedLogLine = (): void => this.logLinesDropped.inc();
 
-  private readonly counterChildren = new Map<string, { inc(): void }>();
-  private readonly histogramChildren = new Map<string, { observe(value: number): void }>();
-
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'probe_lint_' });
   }
 
-  /** Counts one answered review and its latency. Label children are cached: this runs for every review. */
+  /** Counts one answered review and its latency: this runs for every review. */
   recordReview(endpoint: string, decision: string, seconds: number): void {
-    const key = `${endpoint}\u0000${decision}`;
-    cached(this.counterChildren, key, () => this.requests.labels(endpoint, decision)).inc();
-    cached(this.histogramChildren, key, () => this.latency.labels(endpoint, decision)).observe(seconds);
+    this.latency.observe(this.reviews.count(endpoint, decision), seconds);
   }
 
   recordFinding(rule: string, severity: string): void {
-    cached(this.counterChildren, `finding\u0000${rule}\u0000${severity}`, () => this.findings.labels(rule, severity)).inc();
+    this.findingCounts.count(rule, severity);
   }
-}
-
-function cached<T>(children: Map<string, T>, key: string, make: () => T): T {
-  let child = children.get(key);
-  if (child === undefined) {
-    child = make();
-    children.set(key, child);
-  }
-  return child;
 }
