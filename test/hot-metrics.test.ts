@@ -69,7 +69,12 @@ describe('review metrics counted in plain numbers', () => {
     assert.match(text, /^probe_lint_admission_duration_seconds_bucket\{le="0.005",endpoint="validate",decision="denied"\} 1$/m);
     assert.match(text, /^probe_lint_findings_total\{rule="timeout-not-below-period",severity="warning"\} 2$/m);
     const json = await metrics.registry.getMetricsAsJSON();
-    const sum = json.find((metric) => metric.name === 'probe_lint_admission_duration_seconds')?.values.find((value) => value.metricName?.endsWith('_sum'));
+    const values = json.find((metric) => metric.name === 'probe_lint_admission_duration_seconds')?.values as {
+      metricName?: string;
+      labels: object;
+      value: number;
+    }[];
+    const sum = values.find((value) => value.metricName?.endsWith('_sum'));
     assert.deepEqual(sum?.labels, { endpoint: 'validate', decision: 'denied' });
     assert.equal(sum?.value, 0.003);
   });
