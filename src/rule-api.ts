@@ -33,7 +33,7 @@ export { counted, countText, failureConsequence, isDefaulted, product, quotedFro
 export { PROBE_NUMBER_FIELDS, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
 export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js';
 export { joinPointer } from './model/pointer.js';
-export { isLoopback, unbracket } from './model/loopback.js';
+export { ipFamily, isLoopback, unbracket } from './model/loopback.js';
 export { cloneJson } from './model/json-value.js';
 export { trimTrailing } from './model/trim-trailing.js';
 export { checkIdentity, execCommand, requestPath, writtenEnv } from './model/probe-check.js';

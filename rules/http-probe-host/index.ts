@@ -1,5 +1,15 @@
-import { isIP } from 'node:net';
-import { bind, celString, defineRule, eachProbe, isLoopback, joinPointer, PROBED_CONTAINERS, unbracket, type CelMessages } from '../../src/rule-api.js';
+import {
+  bind,
+  celString,
+  defineRule,
+  eachProbe,
+  ipFamily,
+  isLoopback,
+  joinPointer,
+  PROBED_CONTAINERS,
+  unbracket,
+  type CelMessages,
+} from '../../src/rule-api.js';
 
 export default defineRule({
   meta: {
@@ -42,7 +52,7 @@ export default defineRule({
             ? 'Remove host (it defaults to the pod IP); to send a virtual host name, add an httpHeaders entry named Host.'
             : 'Remove host: it defaults to the pod IP.'
         } Namespaces that enforce Pod Security's baseline or restricted level at v1.34 or later refuse the Pod outright.`;
-        const messageId = loopback ? 'loopback' : isIP(unbracket(host)) !== 0 ? 'address' : 'name';
+        const messageId = loopback ? 'loopback' : ipFamily(unbracket(host)) !== 0 ? 'address' : 'name';
         report({ messageId, data: { field: probe.field, handler, host, advice }, pointer: joinPointer(probe.pointer, handler, 'host') });
       }
     }
