@@ -4,7 +4,7 @@
 // node:crypto. A short lint (the pre-commit case) loads neither; and the bundle still runs on a
 // Node 22 from before process.getBuiltinModule (22.0 to 22.2), by importing as before.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,38 @@ describe("the CLI's start-up", () => {
     assert.ok(loaded.includes('NativeModule net'), 'the host was looked at');
     assert.match(stdout, /\[http-probe-host\]/);
     assert.match(stdout, /loopback/);
+  });
+
+  it('writes a long report whole to a pipe left non-blocking, which takes it only as fast as it is read', async () => {
+    // stdout is written with write(2) until the pipe says EAGAIN (process-output.ts); the rest goes
+    // through Node's stream, which waits for the reader. Making process.stdout on a pipe turns the
+    // pipe non-blocking for every process that shares it: a preloaded module that touches it (an
+    // agent in NODE_OPTIONS) does so here, and this test reads nothing for a while.
+    const directory = mkdtempSync(join(tmpdir(), 'probe-lint-nonblocking-'));
+    try {
+      const manifests = join(directory, 'many.yaml');
+      writeFileSync(
+        manifests,
+        Array.from({ length: 300 }, (_, index) =>
+          podYaml('livenessProbe: {exec: {command: [check]}, periodSeconds: 3}').replace('name: p\n', `name: p-${index}\n`),
+        ).join('---\n'),
+      );
+      const expected = runCli([manifests, '--format', 'json']);
+      assert.ok(expected.stdout.length > 256 * 1024, 'the report is larger than a pipe holds');
+      const child = spawn(process.execPath, [preloading('process.stdout;'), CLI, manifests, '--format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const chunks: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const code = await exited;
+      assert.equal(stderr, '');
+      assert.equal(code, expected.code);
+      assert.equal(Buffer.concat(chunks).toString(), expected.stdout);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('runs where process.getBuiltinModule is missing (Node 22.0 to 22.2), with the same report', () => {
