@@ -1,11 +1,11 @@
 // The process's stdout and stderr for the CLI, made only when needed. On a pipe, process.stdout and
-// process.stderr are sockets, and making one loads node:net: about 1.5 ms of a small lint's 48 (the
-// pre-commit case), for streams that a clean run writes a line to, or nothing. So stdout is written
-// with write(2) directly while it is not a terminal, as Node itself writes to files and, on Linux, to
-// pipes (synchronously); the stream is made only for a terminal, for a pipe that will not take more
-// at once (a descriptor its other end left non-blocking: EAGAIN), or for a command that speaks over
-// it (lsp). stderr's stream is made when something is first written there. Measured with both on
-// pipes: 47.7 → 43.9 ms CPU for one small file.
+// process.stderr are sockets, and making one loads node:net, for streams that a clean run writes a
+// line to, or nothing. So stdout is written with write(2) directly while it is not a terminal, as
+// Node itself writes to files and, on Linux, to pipes (synchronously); the stream is made only for a
+// terminal, for a command that speaks over it (lsp), or for a pipe that will not take more at once
+// (EAGAIN: a descriptor left non-blocking by a process that shares it). stderr's stream is made when
+// something is first written there. With node:net loaded only for a host (model/loopback.ts), one
+// small file on pipes (the pre-commit case) went from 47.7 to 43.9 ms CPU.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 
 /** Settles when the stream has written what it holds, or can write no more (the reader went away). */
