@@ -131,6 +131,27 @@ describe('what is not a manifest file is refused, not read', () => {
     assert.match(run.stdout, /wide\.yaml:\d+:\d+ +error +readiness-termination-grace-period/);
     assert.doesNotMatch(run.stdout, /null byte/);
   });
+
+  it('--fix leaves a file that is not UTF-8 as it is, fixes the one beside it, and says why once', () => {
+    const directory = scratch();
+    // A comment in Latin-1 after the pod: the file would parse, but its text is not UTF-8.
+    const latin1 = Buffer.concat([Buffer.from(`${fixable}# caf`), Buffer.from([0xe9]), Buffer.from('\n')]);
+    writeFileSync(join(directory, 'latin1.yaml'), latin1);
+    writeFileSync(join(directory, 'pod.yaml'), fixable);
+    const run = runCli(['--fix', directory, '--format', 'json']);
+    assert.equal(run.code, 2, run.stderr);
+    assert.deepEqual(readFileSync(join(directory, 'latin1.yaml')), latin1, 'not rewritten');
+    assert.equal(readFileSync(join(directory, 'pod.yaml'), 'utf8'), fixed);
+    // With --fix the report goes to stderr, after the line that counts the fixes.
+    assert.match(run.stderr, /^probe-lint: fixed 1 problem in 1 file\n/);
+    const report = run.stderr.slice(run.stderr.indexOf('{'));
+    const { inputErrors, summary } = JSON.parse(report) as { inputErrors: { file: string; message: string }[]; summary: { files: number } };
+    assert.deepEqual(
+      inputErrors.map((error) => error.message),
+      [`not valid UTF-8 text (line ${fixable.split('\n').length}): YAML manifests must be UTF-8; convert the file (e.g. iconv -f latin1 -t utf-8)`],
+    );
+    assert.equal(summary.files, 1, 'the file that could not be read is not counted as linted');
+  });
 });
 
 describe('files are read when their deployment unit comes', () => {

@@ -3,10 +3,11 @@
 // the input problems and notices, and the exit code.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { discover } from '../src/source/render/discover.js';
 import { ROOT, runCli, type JsonFinding } from './helpers.js';
 import { helmBinary, kubectlBinary } from './tools.js';
 
@@ -258,6 +259,35 @@ describe('repository layouts', () => {
       text,
       /^shop\/charts\/db-0\.3\.0\.tgz: error \[readiness-termination-grace-period\] .*\(db\/templates\/statefulset\.yaml in the archive; helm template shop, line \d+:\d+\)$/m,
     );
+  });
+});
+
+describe('discovery answers from the directory listings as the disk would', () => {
+  it('a Chart.yaml that is a link counts when it leads to a file, not when it dangles; a kustomization by its second name; a chart owns the files under it', () => {
+    const root = mkdtempSync(join(tmpdir(), 'probe-lint-discovery-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    write('shared/Chart.yaml', 'apiVersion: v2\nname: linked\nversion: 1.0.0\n');
+    write('linked/templates/deployment.yaml', 'kind: Deployment\n');
+    symlinkSync('../shared/Chart.yaml', join(root, 'linked/Chart.yaml'));
+    write('dangling/deployment.yaml', 'kind: Deployment\n');
+    symlinkSync('../nowhere/Chart.yaml', join(root, 'dangling/Chart.yaml'));
+    write('overlay/kustomization.yml', 'resources: [deployment.yaml]\n');
+    write('overlay/deployment.yaml', 'kind: Deployment\n');
+    write('plain/deployment.yaml', 'kind: Deployment\n');
+    const found = discover([root]);
+    assert.deepEqual(
+      found.charts.map((chart) => chart.directory),
+      [join(root, 'linked'), join(root, 'shared')],
+    );
+    assert.deepEqual(
+      found.kustomizations.map((unit) => unit.file),
+      [join(root, 'overlay/kustomization.yml')],
+    );
+    // The dangling link is a file of its own to the walk (reading it will say it cannot be read).
+    assert.deepEqual(found.files, [join(root, 'dangling/Chart.yaml'), join(root, 'dangling/deployment.yaml'), join(root, 'plain/deployment.yaml')]);
   });
 });
 

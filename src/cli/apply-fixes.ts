@@ -3,6 +3,7 @@ import { fixSourceText } from '../fix/fix-source.js';
 import { unifiedDiff, writeFixedFile } from '../fix/write-fixes.js';
 import type { LintInputs, LintSession } from '../lint/index.js';
 import type { ProgressListener } from '../model/progress.js';
+import { InputUnreadable, type InputFile } from '../source/inputs.js';
 import type { LintArguments } from './arguments.js';
 import type { CommandIo } from './context.js';
 
@@ -22,14 +23,17 @@ export function applyFixes(
     // Rendered charts and kustomizations are not files the user edits: their findings point at the
     // sources instead. Rendered text on stdin is fixed and printed like any stream, never swallowed.
     if (file.rendered !== undefined && file.path !== '-') continue;
-    const outcome = fixSourceText(file.path, file.text, session.findingsOfSource(file.path), kinds);
+    const text = readableText(file);
+    // A file whose text cannot be read is not fixed; the lint says why when its unit comes.
+    if (text === undefined) continue;
+    const outcome = fixSourceText(file.path, text, session.findingsOfSource(file.path), kinds);
     if (outcome.problem) inputs.inputErrors.push({ file: file.path, message: outcome.problem });
     if (file.path === '-' && !dryRun) io.stdout(outcome.text);
     if (!outcome.changed) continue;
-    if (dryRun) io.stdout(unifiedDiff(file.path, file.text, outcome.text));
+    if (dryRun) io.stdout(unifiedDiff(file.path, text, outcome.text));
     else if (file.path !== '-') {
       try {
-        writeFixedFile(file.path, file.text, outcome.text, file.encoding);
+        writeFixedFile(file.path, text, outcome.text, file.encoding);
       } catch (error) {
         inputs.inputErrors.push({ file: file.path, message: `not fixed: cannot write the file: ${(error as Error).message}` });
         continue;
@@ -41,4 +45,14 @@ export function applyFixes(
   }
   const verb = dryRun ? 'would fix' : 'fixed';
   io.stderr(`probe-lint: ${verb} ${fixedProblems} ${fixedProblems === 1 ? 'problem' : 'problems'} in ${fixedFiles} ${fixedFiles === 1 ? 'file' : 'files'}\n`);
+}
+
+/** The file's text, or undefined when it cannot be read (not UTF-8, or gone since it was found). */
+function readableText(file: InputFile): string | undefined {
+  try {
+    return file.text;
+  } catch (error) {
+    if (error instanceof InputUnreadable) return undefined;
+    throw error;
+  }
 }

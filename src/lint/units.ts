@@ -7,7 +7,7 @@ import type { LintDocument } from '../model/document.js';
 import { standaloneResource, type KubeObject } from '../model/resource.js';
 import { inputErrorOf, type InputError, type SummaryCounts } from '../report/located.js';
 import { documentsOfFile } from '../source/file-documents.js';
-import { InputChanged, type InputFile } from '../source/inputs.js';
+import { InputUnreadable, type InputFile } from '../source/inputs.js';
 import type { SourceFile } from '../source/source-file.js';
 import { inputCounts } from './unit-counts.js';
 
@@ -54,15 +54,18 @@ function parsedUnit(unit: readonly { file: InputFile; order: number }[], inputEr
   const documents: LintDocument[] = [];
   const fileOrder: number[] = [];
   const sources: { source: SourceFile; index: number }[] = [];
+  // The files whose text was read: the summary counts these (one that cannot be read is an input error).
+  const readFiles: InputFile[] = [];
   for (const { file, order } of unit) {
     let read;
     try {
       read = documentsOfFile(file);
     } catch (error) {
-      if (!(error instanceof InputChanged)) throw error;
+      if (!(error instanceof InputUnreadable)) throw error;
       inputErrors.push(inputErrorOf(error.problem));
       continue;
     }
+    readFiles.push(file);
     if (release) file.release?.();
     if (read.problem !== undefined) inputErrors.push(inputErrorOf(read.problem));
     const source = read.source;
@@ -72,12 +75,11 @@ function parsedUnit(unit: readonly { file: InputFile; order: number }[], inputEr
       sources.push({ source, index });
     });
   }
-  const unitFiles = unit.map(({ file }) => file);
   return {
     documents,
     files: unit.length,
     fileOrder,
-    counts: inputCounts(unitFiles, documents),
+    counts: inputCounts(readFiles, documents),
     forget: (index) => sources[index]!.source.forget(sources[index]!.index),
   };
 }
