@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { LineBatch } from './line-batch.js';
 
 /**
  * Log fields that could carry object contents or credentials: never written. The code logs named
@@ -24,7 +25,8 @@ export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /**
  * The webhook's logger. Without a destination it writes to stdout asynchronously in 4 KiB batches
- * (a write system call per review would cost throughput), flushed at least every second and on
+ * (a write system call per review would cost throughput), the lines of a loop turn handed to
+ * sonic-boom together (line-batch.ts), flushed at least every second and on
  * exit, so a line is never held long or lost when the process ends. At most LOG_BUFFER_BYTES wait;
  * a line past that is dropped, `onDrop` is told, and a warning says how many once a second.
  */
@@ -32,11 +34,15 @@ export function createLogger(destination?: NodeJS.WritableStream, onDrop?: () =>
   const options = { level: process.env.LOG_LEVEL ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
   if (destination !== undefined) return pino(options, destination as DestinationStream);
   const stream = pino.destination({ dest: 1, sync: false, minLength: 4096, maxWrite: MAX_WRITE_BYTES, maxLength: LOG_BUFFER_BYTES });
-  const logger = pino(options, stream);
+  const batch = new LineBatch(stream);
+  const logger = pino(options, batch);
   let dropped = 0;
-  stream.on('drop', () => {
-    dropped++;
-    onDrop?.();
+  // sonic-boom drops what it is given whole: a batch of lines, each counted.
+  stream.on('drop', (data: string) => {
+    for (let at = data.indexOf('\n'); at !== -1; at = data.indexOf('\n', at + 1)) {
+      dropped++;
+      onDrop?.();
+    }
   });
   const timer = setInterval(() => {
     if (dropped > 0) {
@@ -44,7 +50,7 @@ export function createLogger(destination?: NodeJS.WritableStream, onDrop?: () =>
       dropped = 0;
     }
     try {
-      stream.flush();
+      batch.flush();
     } catch {
       // nothing buffered, or the stream is closing
     }
@@ -52,7 +58,7 @@ export function createLogger(destination?: NodeJS.WritableStream, onDrop?: () =>
   timer.unref();
   process.once('exit', () => {
     try {
-      stream.flushSync();
+      batch.flushSync();
     } catch {
       // the stream was never opened
     }
