@@ -152,15 +152,25 @@ function diskFile(path: string): InputFile {
 }
 
 /**
- * Why a file found cannot be linted, from what the disk says of it without reading it: not a
- * regular file, or past the size bound; undefined when it may be read. Its bytes are read (and
- * checked as UTF-8) once, when its unit comes: reading every file twice cost the real corpus's 2,186
- * files 18 ms a run.
+ * Why a file found cannot be linted, from what the disk says of it (stat, which opens nothing: a
+ * FIFO or a device is never touched): not a regular file, or past the size bound; undefined when it
+ * may be read. Its bytes are read, and checked as UTF-8, once, when its unit comes, where the file
+ * is opened and checked again (checking the real corpus's 2,186 files took 23.5 ms a run when each
+ * was read here too, 7.7 ms now).
  */
 function checkManifestFile(path: string): string | undefined {
-  const opened = openManifest(path);
-  if ('problem' in opened) return opened.problem;
-  closeSync(opened.descriptor);
+  try {
+    return manifestProblem(statSync(path));
+  } catch (error) {
+    return `cannot read: ${describeFsError(error)}`;
+  }
+}
+
+/** Why a file with these stats is not read: not a regular file, or past the size bound. */
+function manifestProblem(stat: Stats): string | undefined {
+  if (!stat.isFile()) return `cannot read: not a regular file (${kindOf(stat)}); only files are linted`;
+  if (stat.size > MAX_INPUT_BYTES)
+    return `cannot read: ${Math.round(stat.size / 1048576)} MiB is larger than the ${MAX_INPUT_BYTES / 1048576} MiB probe-lint reads; split the file`;
   return undefined;
 }
 
@@ -170,7 +180,7 @@ export function readManifestFile(path: string): DecodedText | { problem: string 
   return 'problem' in bytes ? bytes : decodeText(bytes);
 }
 
-/** The file opened, if it is a regular file within the size bound. */
+/** The file opened, if it is (still) a regular file within the size bound. */
 function openManifest(path: string): { descriptor: number; size: number } | { problem: string } {
   let descriptor: number;
   try {
@@ -182,10 +192,8 @@ function openManifest(path: string): { descriptor: number; size: number } | { pr
   let problem: string | undefined;
   try {
     const stat = fstatSync(descriptor);
-    if (!stat.isFile()) problem = `cannot read: not a regular file (${kindOf(stat)}); only files are linted`;
-    else if (stat.size > MAX_INPUT_BYTES)
-      problem = `cannot read: ${Math.round(stat.size / 1048576)} MiB is larger than the ${MAX_INPUT_BYTES / 1048576} MiB probe-lint reads; split the file`;
-    else return { descriptor, size: stat.size };
+    problem = manifestProblem(stat);
+    if (problem === undefined) return { descriptor, size: stat.size };
   } catch (error) {
     problem = `cannot read: ${describeFsError(error)}`;
   }
