@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { flowQuestionMark } from '../src/source/go-yaml-strictness.js';
+import { LineIndex } from '../src/source/line-index.js';
 import { literalParts, rendersAs } from '../src/source/render/locate-source.js';
 import { trimTrailing } from '../src/model/trim-trailing.js';
 import { discoverConfigFile } from '../src/engine/config-discovery.js';
@@ -587,6 +588,37 @@ describe('template names matched without regular expressions', () => {
         const expected = text.replace(new RegExp(`[${escape(characters)}]+$`), '');
         return trimTrailing(text, characters) === expected;
       }),
+    );
+  });
+});
+
+describe('line and column of an offset', () => {
+  /** As an editor counts: CRLF is one break, a lone CR or LF is one; columns from 1. */
+  function naive(text: string, offset: number) {
+    let line = 1;
+    let start = 0;
+    for (let index = 0; index < offset; index++) {
+      if (text[index] === '\r' && text[index + 1] === '\n') continue;
+      if (text[index] === '\n' || text[index] === '\r') {
+        line++;
+        start = index + 1;
+      }
+    }
+    return { line, column: offset - start + 1 };
+  }
+
+  it('agrees with counting the breaks one by one, for LF, CRLF and lone CR, short texts and long ones (property)', () => {
+    const text = fc.oneof(
+      fc.stringMatching(/^[a\n\r ]{0,40}$/),
+      // Past the first guess of a line every 32 characters, so the table grows.
+      fc.array(fc.constantFrom('\n', 'a', '\n\n\n'), { maxLength: 400 }).map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(text, fc.nat(), (text, at) => {
+        const offset = text.length === 0 ? 0 : at % (text.length + 1);
+        assert.deepEqual(new LineIndex(text).positionOf(offset), naive(text, offset));
+      }),
+      { numRuns: 500 },
     );
   });
 });

