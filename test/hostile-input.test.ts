@@ -14,7 +14,7 @@ import { fixSourceText } from '../src/fix/fix-source.js';
 import { writeFixedFile } from '../src/fix/write-fixes.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/formats.js';
 import type { InputError, ReportInput } from '../src/report/located.js';
-import { LintSession } from '../src/lint/index.js';
+import { allDocuments, LintSession } from '../src/lint/index.js';
 import type { InputFile } from '../src/source/inputs.js';
 import { readInputs } from '../src/source/read-inputs.js';
 import { lintText, podYaml, runCli } from './helpers.js';
@@ -176,7 +176,7 @@ describe('files are read when their deployment unit comes', () => {
     const errors: InputError[] = [];
     const units = [...new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() })).units({ files, inputErrors: errors, notices: [] }, true)];
     assert.deepEqual(
-      units.map((unit) => unit.documents.length),
+      units.map((unit) => allDocuments(unit).length),
       [1, 0],
       'the first unit is linted, the second has nothing left to lint',
     );

@@ -41,12 +41,24 @@ export class RunFacts {
   private readonly byNamespaceAndPair = new Map<string, SelectingService[]>();
 
   constructor(services: readonly SelectingService[] = []) {
-    for (const service of services) {
-      const [key, value] = Object.entries(service.selector)[0]!;
-      const index = indexKey(service.namespace, key, String(value));
-      const list = this.byNamespaceAndPair.get(index);
-      if (list) list.push(service);
-      else this.byNamespaceAndPair.set(index, [service]);
+    for (const service of services) this.add(service);
+  }
+
+  add(service: SelectingService): void {
+    const [key, value] = Object.entries(service.selector)[0]!;
+    const index = indexKey(service.namespace, key, String(value));
+    const list = this.byNamespaceAndPair.get(index);
+    if (list) list.push(service);
+    else this.byNamespaceAndPair.set(index, [service]);
+  }
+
+  /** Adds the Services among a document's resources. */
+  addServicesOf(document: LintDocument): void {
+    for (const { object, origin } of document.resources) {
+      // The kind first: most objects are no Service, and their scope would be worked out for nothing.
+      if (object.kind !== 'Service') continue;
+      const service = selectingService(object, deploymentScope(origin));
+      if (service !== undefined) this.add(service);
     }
   }
 
@@ -55,12 +67,16 @@ export class RunFacts {
    * "default"), among those deployed together with `origin` when it is given.
    */
   servicesSelecting(namespace: string | undefined, labels: Record<string, string> | undefined, origin?: ResourceOrigin): SelectingService[] {
-    const scope = origin === undefined ? undefined : deploymentScope(origin);
     // Stryker disable next-line ConditionalExpression: no Service indexed is a shortcut (labels are null when written so).
     if (labels === undefined || labels === null || this.byNamespaceAndPair.size === 0) return [];
     const found: SelectingService[] = [];
+    // The scope is worked out once a Service shares a label with the pod: most pods are asked about with none.
+    let scope: string | undefined | null = null;
     for (const [key, value] of Object.entries(labels)) {
-      for (const service of this.byNamespaceAndPair.get(indexKey(namespace, key, String(value))) ?? []) {
+      const candidates = this.byNamespaceAndPair.get(indexKey(namespace, key, String(value)));
+      if (candidates === undefined) continue;
+      if (scope === null) scope = origin === undefined ? undefined : deploymentScope(origin);
+      for (const service of candidates) {
         if (scope !== undefined && service.scope !== scope) continue;
         if (Object.entries(service.selector).every(([selectorKey, selectorValue]) => labels[selectorKey] === String(selectorValue))) found.push(service);
       }
@@ -75,14 +91,9 @@ function indexKey(namespace: string | undefined, key: string, value: string): st
 
 /** The Services of the input, from the documents of the run. */
 export function collectRunFacts(documents: readonly LintDocument[]): RunFacts {
-  const services: SelectingService[] = [];
-  for (const document of documents) {
-    for (const { object, origin } of document.resources) {
-      const service = selectingService(object, deploymentScope(origin));
-      if (service !== undefined) services.push(service);
-    }
-  }
-  return new RunFacts(services);
+  const facts = new RunFacts();
+  for (const document of documents) facts.addServicesOf(document);
+  return facts;
 }
 
 /** A v1 Service with a non-empty selector of string values; anything else selects nothing. */

@@ -9,14 +9,15 @@ import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import { timelineOf } from '../model/timeline.js';
 import type { ContainerTimeline } from '../report/timeline.js';
-import type { LintUnit } from './units.js';
+import { allDocuments, type LintUnit } from './units.js';
 
 /** The timeline of every probed container of the units (only `container`'s, when given). */
 export function containerTimelines(engine: Engine, units: Iterable<LintUnit>, container?: string): ContainerTimeline[] {
   const timelines: ContainerTimeline[] = [];
   for (const unit of units) {
-    const run = collectRunFacts(unit.documents);
-    for (const document of unit.documents) {
+    const documents = allDocuments(unit);
+    const run = collectRunFacts(documents);
+    for (const document of documents) {
       const errors = engine.lint([document], run).findings.filter((finding) => finding.severity === 'error');
       for (const resource of document.resources) {
         for (const site of findPodSites(resource)) {
