@@ -3,7 +3,20 @@
 // change, and never claim a fix it could not write.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -120,6 +133,21 @@ describe('what is not a manifest file is refused, not read', () => {
     assert.match(run.stdout, /pipe\.yaml.*cannot read: not a regular file \(a FIFO\)/);
     assert.match(run.stdout, /zero\.yaml.*cannot read: not a regular file \(a device\)/);
     assert.match(run.stdout, /1 resource/, 'the good file is still linted');
+  });
+
+  it('names a file past the size bound found in a directory, without reading it, and lints the others', () => {
+    const directory = scratch();
+    // Sparse: 300 MiB on paper, nothing on disk; reading it would take seconds and the memory.
+    writeFileSync(join(directory, 'huge.yaml'), '');
+    truncateSync(join(directory, 'huge.yaml'), 300 * 1024 * 1024);
+    writeFileSync(join(directory, 'good.yaml'), fixed);
+    const run = runCli([directory, '--format', 'json']);
+    assert.equal(run.code, 2);
+    const output = JSON.parse(run.stdout) as { inputErrors: InputError[]; summary: { files: number; resources: number } };
+    assert.deepEqual(output.inputErrors, [
+      { file: join(directory, 'huge.yaml'), message: 'cannot read: 300 MiB is larger than the 256 MiB probe-lint reads; split the file' },
+    ]);
+    assert.deepEqual([output.summary.files, output.summary.resources], [1, 1], 'the good file is still linted, and the large one not counted');
   });
 
   it('names the line of bytes that are not UTF-8, and reads UTF-16 with a byte-order mark', () => {

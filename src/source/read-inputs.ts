@@ -51,7 +51,7 @@ function hasMappingKey(value: unknown, visited = new Set<object>()): boolean {
 
 export async function readInputs(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
   const found = discover(paths, options.exclusion);
-  const plain = readPlainInputs(found.files, options.readStdin);
+  const plain = readPlainInputs(found.files, options.readStdin, found.regularFiles);
   const files: InputFile[] = [];
   const problems: InputProblem[] = [...found.problems, ...plain.problems];
   const notices: string[] = [...found.notices];

@@ -70,13 +70,11 @@ export class SourceFile {
       return;
     }
     try {
-      this.parseStream(this.text, 0, false);
+      this.parseStream(this.text, 0);
     } catch (error) {
       if (!(error instanceof jsYaml.YAMLException)) throw error;
-      // A strict parse rejects duplicate keys; Kubernetes' decoders keep the last value, so parse
-      // again letting the last one win, with the recorder reporting each duplicate.
-      // js-yaml also composes the whole stream before returning any document, so for a syntax
-      // error this goes one document at a time to keep those before the error.
+      // js-yaml composes the whole stream before returning any document, so for a syntax error this
+      // goes one document at a time to keep those before the error.
       this.documents.length = 0;
       this.duplicateKeys.length = 0;
       this.parseDocumentByDocument(documentStarts(this.text));
@@ -88,7 +86,7 @@ export class SourceFile {
       const start = starts[i]!;
       const chunk = this.text.slice(start, starts[i + 1] ?? this.text.length);
       try {
-        this.parseStream(chunk, start, true);
+        this.parseStream(chunk, start);
       } catch (error) {
         if (!(error instanceof jsYaml.YAMLException)) throw error;
         const mark = (error as jsYaml.YAMLException & { mark?: { line: number; column: number } }).mark;
@@ -104,18 +102,18 @@ export class SourceFile {
   }
 
   /** Parses `text`, which starts at `baseOffset` in the file, appending its documents. */
-  private parseStream(text: string, baseOffset: number, lenient: boolean): void {
+  private parseStream(text: string, baseOffset: number): void {
     const duplicatesBefore = this.recorder.duplicateKeys.length;
     this.recorder.reset();
     // js-yaml drops a leading byte-order mark before it counts positions.
     this.recorder.baseOffset = baseOffset + (text.charCodeAt(0) === 0xfeff ? 1 : 0);
     this.recorder.documentIndex = this.documents.length;
-    this.recorder.detectDuplicates = lenient;
-    // `json: true` lets a later duplicate key win instead of throwing.
+    // `json: true` lets a later duplicate key win, as Kubernetes' decoders do, instead of throwing:
+    // the recorder reports each one.
     jsYaml.loadAll(text, (value) => this.documents.push({ index: this.documents.length, value }), {
       filename: this.file,
       schema: KUBECTL_SCHEMA,
-      json: lenient,
+      json: true,
       listener: this.recorder.listener,
     });
     for (const duplicate of this.recorder.duplicateKeys.slice(duplicatesBefore)) {

@@ -54,6 +54,8 @@ export interface Discovery {
   problems: InputProblem[];
   /** Paths given on the command line that are excluded, said once each. */
   notices: string[];
+  /** Files found in directories whose listing said they are regular files. */
+  regularFiles: Set<string>;
 }
 
 /**
@@ -118,6 +120,7 @@ export function discover(paths: readonly string[], exclusion: PathExclusion = NO
   const walked: string[] = [];
   const single: string[] = [];
   const files: string[] = [];
+  const regularFiles = new Set<string>();
   const facts = new DirectoryFacts();
   const addChart = (directory: string, explicit: boolean) => {
     const known = charts.get(resolve(directory));
@@ -154,7 +157,7 @@ export function discover(paths: readonly string[], exclusion: PathExclusion = NO
     }
     // The files of one directory share their owner: asked once per directory.
     const owners = new Map<string, string | undefined>();
-    for (const file of manifestFilesUnder(path, problems, exclusion, facts.listed)) {
+    for (const file of manifestFilesUnder(path, problems, exclusion, facts.listed, regularFiles)) {
       const directory = dirname(file);
       if (!owners.has(directory)) owners.set(directory, owningChart(file, path, facts));
       const chart = owners.get(directory);
@@ -197,8 +200,8 @@ export function discover(paths: readonly string[], exclusion: PathExclusion = NO
     });
   }
   for (const directory of kustomizations.keys()) owned.add(facts.kustomizationFile(directory)!);
-  for (const file of [...walked, ...single]) if (!owned.has(resolve(file))) files.push(file);
-  return { charts: [...charts.values()], kustomizations: units, files, problems, notices };
+  for (const file of [...walked, ...single]) if (owned.size === 0 || !owned.has(resolve(file))) files.push(file);
+  return { charts: [...charts.values()], kustomizations: units, files, problems, notices, regularFiles };
 }
 
 /** The outermost directory at or above the file's (not above `stop`) that holds a Chart.yaml. */
