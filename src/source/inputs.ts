@@ -58,13 +58,17 @@ export function readPlainInputs(paths: readonly string[], readStdin: () => strin
   const files: InputFile[] = [];
   const problems: InputProblem[] = [];
   const read = (path: string) => {
-    // A file its directory's listing called regular is not asked of the disk again (2,186 stats,
-    // 8 ms of the real corpus's 26 ms discovery): opening it checks it again, its size too.
-    const problem = regularFiles?.has(path) === true ? undefined : checkManifestFile(path);
+    const problem = checkManifestFile(path);
     if (problem !== undefined) problems.push({ path, message: problem });
     else files.push(diskFile(path));
   };
   for (const path of paths) {
+    // A file its directory's listing called regular is not asked of the disk again (two stats a
+    // file, 26 → 17 ms of discovery over the real corpus): opening it checks it again, its size too.
+    if (regularFiles?.has(path) === true) {
+      files.push(diskFile(path));
+      continue;
+    }
     if (path === '-') {
       const input = readStdin();
       const decoded = typeof input === 'string' ? { text: input } : decodeText(input);
