@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
+import type { Finding } from '../src/engine/finding.js';
 import { defineRule } from '../src/engine/rule.js';
+import { collectRunFacts } from '../src/engine/run-facts.js';
 import { allDocuments, LintSession, type LintUnit } from '../src/lint/index.js';
-import { mayHoldPodSites } from '../src/model/pod-site.js';
 import { ROOT } from './helpers.js';
 
 const DEPLOYMENT = `apiVersion: apps/v1
@@ -68,52 +69,77 @@ function watched(session: LintSession, events: string[]): LintSession {
 const unitDocumentKinds = new WeakMap<LintUnit, string[][]>();
 const kindsOf = (kinds: string[]) => kinds.join('+');
 
-/** The same session, every unit parsed whole before it is linted (as the lint did before it streamed). */
-function parsedFirst(session: LintSession): LintSession {
-  const units = session.units.bind(session);
-  session.units = function* (inputs, release) {
-    for (const unit of units(inputs, release)) {
-      allDocuments(unit);
-      yield unit;
-    }
-  };
-  return session;
-}
+/** What a finding says and where, the same before and after it is located. */
+const key = (finding: Finding) =>
+  [
+    finding.resource.origin.file,
+    finding.resource.origin.documentIndex,
+    finding.rule,
+    finding.severity,
+    finding.container,
+    finding.pointer,
+    finding.message,
+  ].join(' | ');
 
 const newSession = (rules = RULES) => new LintSession({ rules, config: {}, cluster: unknownCluster() });
 
 describe('deployment units, parsed file by file', () => {
-  it('lets a document without pods go before the next file is parsed; a document with pods waits for a Service in a later file, which still selects it', async () => {
-    const root = directory({ 'a.yaml': `${DEPLOYMENT}---\n${CONFIG_MAP('one')}`, 'b.yaml': CONFIG_MAP('two'), 'c.yaml': SERVICE });
+  it('lets a document go as its file is parsed unless a rule asked which Services select it; a Service in a later file changes the answer, and that document alone is linted again', async () => {
+    const ready = DEPLOYMENT.replaceAll('web', 'ready').replace('ports:', 'readinessProbe: {tcpSocket: {port: 8080}}\n          ports:');
+    const root = directory({
+      'a.yaml': `${DEPLOYMENT}---\n${CONFIG_MAP('one')}---\n${DEPLOYMENT.replaceAll('web', 'api')}`,
+      'b.yaml': `${CONFIG_MAP('two')}---\n${ready}`,
+      'c.yaml': SERVICE,
+    });
     const events: string[] = [];
     const session = watched(newSession(), events);
+    let lints = 0;
+    const lint = session.engine.lint.bind(session.engine);
+    session.engine.lint = (...args) => {
+      lints++;
+      return lint(...args);
+    };
     const outcome = session.lint(await session.read([root]), { minSeverity: 'info', release: true });
     assert.deepEqual(events, [
       'parsed file 1',
       'let go 0:ConfigMap',
       'parsed file 2',
       'let go 1:ConfigMap',
+      'let go 1:Deployment',
       'parsed file 3',
       'let go 2:Service',
       'let go 0:Deployment',
+      'let go 0:Deployment',
     ]);
-    // The Service of c.yaml sends traffic to the Deployment of a.yaml: a missing readiness probe is a warning, not a note.
-    const readiness = outcome.findings.find((finding) => finding.rule === 'missing-readiness-probe');
-    assert.equal(readiness?.severity, 'warning');
-    assert.match(readiness.message, /Service "web"/);
+    assert.equal(lints, 7, 'six documents, and web again: the Service of c.yaml selects it; api keeps its answer');
+    // The Service of c.yaml sends traffic to web in a.yaml: a missing readiness probe is a warning, not a note.
+    const readiness = (name: string) => outcome.findings.find((finding) => finding.rule === 'missing-readiness-probe' && finding.container === name);
+    assert.equal(readiness('web')?.severity, 'warning');
+    assert.match(readiness('web')!.message, /Service "web"/);
+    assert.equal(readiness('api')?.severity, 'info');
+    assert.equal(readiness('ready'), undefined);
   });
 
-  it('reports what it reported when each unit was parsed whole first: the rules’ cases and the test fixtures, and rule failures after the unit’s parse errors', async () => {
+  it('finds what the rules find with every Service of each unit known from the start (the rules’ cases, the fixtures, the examples); rule failures come after the unit’s parse errors', async () => {
     const fixtures = ['rules', 'test/fixtures', 'examples'].map((path) => join(ROOT, path));
-    const streamed = newSession().lint(await newSession().read(fixtures), { minSeverity: 'info', release: true });
-    const whole = parsedFirst(newSession());
-    const before = whole.lint(await whole.read(fixtures), { minSeverity: 'info', release: true });
+    const session = newSession();
+    const streamed = session.lint(await session.read(fixtures), { minSeverity: 'info', release: true });
     assert.ok(streamed.findings.length > 200 && streamed.suppressed.length > 0 && streamed.inputErrors.length > 0, 'the inputs hold findings of every kind');
-    assert.deepEqual(streamed.findings, before.findings);
-    assert.deepEqual(streamed.suppressed, before.suppressed);
-    assert.deepEqual(streamed.inputErrors, before.inputErrors);
-    assert.deepEqual(streamed.counts, before.counts);
-    assert.equal(streamed.hidden, before.hidden);
+    // The reference: each unit parsed whole, its Services collected, then each document linted.
+    const reference = newSession();
+    const expected: string[] = [];
+    const expectedSuppressed: string[] = [];
+    for (const unit of reference.units(await reference.read(fixtures))) {
+      const documents = allDocuments(unit);
+      const facts = collectRunFacts(documents);
+      for (const document of documents) {
+        const result = reference.engine.lint([document], facts);
+        expected.push(...result.findings.map(key));
+        expectedSuppressed.push(...result.suppressed.map(key));
+      }
+    }
+    assert.deepEqual(streamed.findings.map(key).sort(), expected.sort());
+    assert.deepEqual(streamed.suppressed.map(key).sort(), expectedSuppressed.sort());
 
     // A rule that throws on the pod of the first file is listed after the YAML error of the second, as before.
     const throwing = defineRule({
@@ -137,28 +163,5 @@ describe('deployment units, parsed file by file', () => {
       failures.map((error) => `${error.file.slice(root.length + 1)}: ${error.message.split(/ (?:of|on) /)[0]}`),
       ['b.yaml: invalid YAML: bad indentation', 'a.yaml: rule throws failed'],
     );
-    assert.deepEqual(failures, await errors(parsedFirst(newSession([throwing]))));
-  });
-
-  it('says a kind may hold pods unless it is a Kubernetes kind that is no workload', () => {
-    const object = (apiVersion: string, kind: string) => ({ apiVersion, kind });
-    for (const [apiVersion, kind] of [
-      ['apps/v1', 'Deployment'],
-      ['v1', 'Pod'],
-      ['batch/v1', 'CronJob'],
-      ['v1', 'DeploymentConfig'],
-      ['apps.openshift.io/v1', 'DeploymentConfig'],
-      ['argoproj.io/v1alpha1', 'Rollout'],
-      ['monitoring.coreos.com/v1', 'ServiceMonitor'],
-    ])
-      assert.equal(mayHoldPodSites(object(apiVersion!, kind!)), true, `${apiVersion} ${kind}`);
-    for (const [apiVersion, kind] of [
-      ['v1', 'Service'],
-      ['v1', 'ConfigMap'],
-      ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
-      ['rbac.authorization.k8s.io/v1', 'ClusterRole'],
-      ['networking.k8s.io/v1', 'Ingress'],
-    ])
-      assert.equal(mayHoldPodSites(object(apiVersion!, kind!)), false, `${apiVersion} ${kind}`);
   });
 });

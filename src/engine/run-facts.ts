@@ -32,19 +32,36 @@ export function deploymentScope(origin: ResourceOrigin): string {
   return dirname(origin.file);
 }
 
+/** A question a rule asked of the facts, and how many Services answered it. */
+export interface ServiceQuery {
+  namespace: string | undefined;
+  labels: Record<string, string> | undefined;
+  origin: ResourceOrigin | undefined;
+  answered: number;
+}
+
 /**
  * Facts about the whole input that a rule may need: which Services select which pods.
  * Services are indexed by namespace and by one of their selector pairs, so finding the
  * Services of a pod costs a few lookups, not a scan of every Service in the input.
+ *
+ * Services are only ever added, so an answer can only grow. The lint asks the facts as a unit's
+ * files go by and keeps the questions asked of a document (recordQueries): the document's findings
+ * stand unless a Service added later answers one of them differently (answersChanged). Every
+ * question a rule can ask goes through servicesSelecting, which records it.
  */
 export class RunFacts {
   private readonly byNamespaceAndPair = new Map<string, SelectingService[]>();
+  private queries: ServiceQuery[] | undefined;
+  /** How many Services were added: while it stays the same, so does every answer. */
+  count = 0;
 
   constructor(services: readonly SelectingService[] = []) {
     for (const service of services) this.add(service);
   }
 
   add(service: SelectingService): void {
+    this.count++;
     const [key, value] = Object.entries(service.selector)[0]!;
     const index = indexKey(service.namespace, key, String(value));
     const list = this.byNamespaceAndPair.get(index);
@@ -67,6 +84,26 @@ export class RunFacts {
    * "default"), among those deployed together with `origin` when it is given.
    */
   servicesSelecting(namespace: string | undefined, labels: Record<string, string> | undefined, origin?: ResourceOrigin): SelectingService[] {
+    const found = this.selecting(namespace, labels, origin);
+    this.queries?.push({ namespace, labels, origin, answered: found.length });
+    return found;
+  }
+
+  /** Records every question asked from now until stopRecording, in the list returned. */
+  recordQueries(): readonly ServiceQuery[] {
+    return (this.queries = []);
+  }
+
+  stopRecording(): void {
+    this.queries = undefined;
+  }
+
+  /** Whether the Services known now answer any of these questions otherwise than when they were asked. */
+  answersChanged(queries: readonly ServiceQuery[]): boolean {
+    return queries.some((query) => this.selecting(query.namespace, query.labels, query.origin).length !== query.answered);
+  }
+
+  private selecting(namespace: string | undefined, labels: Record<string, string> | undefined, origin: ResourceOrigin | undefined): SelectingService[] {
     // Stryker disable next-line ConditionalExpression: no Service indexed is a shortcut (labels are null when written so).
     if (labels === undefined || labels === null || this.byNamespaceAndPair.size === 0) return [];
     const found: SelectingService[] = [];

@@ -4,9 +4,9 @@ import { ruleFailureMessage, type Engine, type LintResult, type RuleFailure } fr
 import { severityRank, type Finding } from '../engine/finding.js';
 import type { Severity } from '../engine/rule.js';
 import { linkRuntimeFindings, runtimeFirst } from '../engine/runtime-causes.js';
-import { RunFacts } from '../engine/run-facts.js';
+import { RunFacts, type ServiceQuery } from '../engine/run-facts.js';
 import type { LintDocument } from '../model/document.js';
-import { findPodSites, mayHoldPodSites } from '../model/pod-site.js';
+import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf } from '../model/resource.js';
 import {
   compareLocated,
@@ -65,8 +65,9 @@ export function collectFindings(engine: Engine, units: Iterable<LintUnit>, input
     findings: options.runtime === true ? runtimeFirst(sorted, engine.rules) : sorted,
     suppressed: linted.suppressed.sort(compareLocated),
     objects: () => {
-      for (const unit of unlisted.splice(0)) unit.documents.forEach((document, index) => listObjects(objects, document, unit.fileOrder?.[index]));
-      return objects.sort((a, b) => a.order - b.order).map(({ object }) => object);
+      for (const unit of unlisted.splice(0)) unit.documents.forEach((document, index) => listObjects(objects, document, unit.fileOrder?.[index], index));
+      // By file, then by document: a unit lints its documents in an order of its own (some wait for its Services).
+      return objects.sort((a, b) => a.order - b.order || a.index - b.index).map(({ object }) => object);
     },
     hidden: linted.hidden,
     counts: linted.counts ?? { files: options.files, ...linted.engineCounts },
@@ -79,7 +80,7 @@ interface Linted {
   located: LocatedFinding[];
   suppressed: LocatedSuppressed[];
   /** The objects listed as their units went by (release). */
-  objects: { object: ReportedObject; order: number }[];
+  objects: ListedObject[];
   /** Units whose objects are listed when asked. */
   unlisted: LintUnit[];
   hidden: number;
@@ -118,18 +119,20 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
     engineCounts: { resources: 0, containers: 0 },
   };
   for (const unit of units) {
-    // Services select pods across the unit, so a document with pods waits for the unit's last file;
-    // every other document is linted as its file is parsed, and let go (with `release`) once its
-    // findings are located. A unit holds its pods, not its whole parse: the real corpus's largest
-    // unit is 116 rendered charts (5 MB), three quarters CRDs, ConfigMaps and RBAC by their bytes.
+    // Each document is linted as its file is parsed, with the Services known so far (its file's and
+    // those before), and let go (with `release`) once its findings are located. Services select pods
+    // across the unit, so a document a rule asked about Services (a container without a readiness
+    // probe) waits for the unit's last file: its findings stand if the answers are the same then, and
+    // it is linted again if not (a Service in a later file selects it). A
+    // unit holds those pods only, never its whole parse (the real corpus's largest unit is 116
+    // rendered charts, 5 MB, three quarters CRDs, ConfigMaps and RBAC by their bytes).
     const run = new RunFacts();
     const seen = { resources: 0, containers: 0 };
-    const waiting: number[] = [];
+    const waiting: { index: number; result: LintResult; queries: readonly ServiceQuery[]; services: number }[] = [];
     // A rule that throws is an input error, listed after the unit's parse errors and in document order,
     // whatever order the documents were linted in.
     const failures: { index: number; failure: RuleFailure }[] = [];
-    const lintDocument = (index: number) => {
-      const result: LintResult = engine.lint([unit.documents[index]!], run);
+    const settleDocument = (index: number, result: LintResult) => {
       seen.resources += result.resources;
       seen.containers += result.containers;
       if (options.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
@@ -140,21 +143,34 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
       }
       for (const finding of result.suppressed) if (shown(finding.severity)) linted.suppressed.push(settle(finding));
       if (options.release === true) {
-        if (options.listObjects === true) listObjects(linted.objects, unit.documents[index]!, unit.fileOrder?.[index]);
+        if (options.listObjects === true) listObjects(linted.objects, unit.documents[index]!, unit.fileOrder?.[index], index);
         unit.documents[index] = { resources: [] };
         unit.forget?.(index);
       }
     };
     let next = 0;
     do {
+      // A file comes whole: its own Services are known before any of its documents is linted, and
+      // after the unit's last file every Service is.
+      for (let index = next; index < unit.documents.length; index++) run.addServicesOf(unit.documents[index]!);
+      const final = unit.hasMoreFiles?.() !== true;
       for (; next < unit.documents.length; next++) {
         const document = unit.documents[next]!;
-        run.addServicesOf(document);
-        if (document.resources.some((resource) => mayHoldPodSites(resource.object))) waiting.push(next);
-        else lintDocument(next);
+        if (final) {
+          settleDocument(next, engine.lint([document], run));
+          continue;
+        }
+        const queries = run.recordQueries();
+        const result = engine.lint([document], run);
+        run.stopRecording();
+        if (queries.length === 0) settleDocument(next, result);
+        else waiting.push({ index: next, result, queries, services: run.count });
       }
     } while (unit.parseNext?.() === true);
-    for (const index of waiting) lintDocument(index);
+    for (const { index, result, queries, services } of waiting) {
+      const changed = run.count !== services && run.answersChanged(queries);
+      settleDocument(index, changed ? engine.lint([unit.documents[index]!], run) : result);
+    }
     failures.sort((a, b) => a.index - b.index);
     for (const { failure } of failures) {
       const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
@@ -169,8 +185,15 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
   return linted;
 }
 
-function listObjects(objects: { object: ReportedObject; order: number }[], document: LintDocument, order: number | undefined): void {
-  for (const object of objectsOf(document)) objects.push({ object, order: order ?? 0 });
+/** An object with a pod spec, with where its file stood among the inputs and its document in its unit. */
+interface ListedObject {
+  object: ReportedObject;
+  order: number;
+  index: number;
+}
+
+function listObjects(objects: ListedObject[], document: LintDocument, order: number | undefined, index: number): void {
+  for (const object of objectsOf(document)) objects.push({ object, order: order ?? 0, index });
 }
 
 /** The objects with pod specs: the ones the rules are about (a finding on another object gets its test case too). */

@@ -20,6 +20,8 @@ export interface LintUnit {
    * errors); false once every file is parsed. Absent when documents is complete from the start.
    */
   parseNext?: () => boolean;
+  /** Whether a file is left for parseNext (absent: none is). */
+  hasMoreFiles?: () => boolean;
   /** Input files in it, for progress (a directory's manifests, one rendering). */
   files?: number;
   /** Where each document's file stood among the inputs: objects are listed in input order whatever the grouping. */
@@ -95,6 +97,7 @@ function parsedUnit(unit: readonly { file: InputFile; order: number }[], inputEr
   return {
     documents,
     parseNext,
+    hasMoreFiles: () => next < unit.length,
     files: unit.length,
     fileOrder,
     counts: (engine) => counter.counts(engine),

@@ -84,7 +84,6 @@ const KNOWN_CUSTOM_POD_SPEC_PATHS: Readonly<Record<string, string>> = {
   'apps.openshift.io/DeploymentConfig': '/spec/template/spec',
   'v1/DeploymentConfig': '/spec/template/spec',
 };
-const KNOWN_CUSTOM_POD_SPEC_KINDS = new Set(Object.keys(KNOWN_CUSTOM_POD_SPEC_PATHS).map((key) => key.slice(key.lastIndexOf('/') + 1)));
 const RUN_TO_COMPLETION_KINDS = new Set(['Job', 'CronJob']);
 const KNATIVE_SERVING_GROUP = 'serving.knative.dev';
 /** Custom resources are searched this deep for pod templates; real ones sit at depth 3 to 6. */
@@ -94,15 +93,6 @@ const MAX_SEARCH_NODES = 20_000;
 
 export function isBuiltInWorkload(object: KubeObject): boolean {
   return Object.hasOwn(POD_SPEC_PATHS, object.kind) && BUILT_IN_GROUPS.has(groupOf(object.apiVersion));
-}
-
-/**
- * False only where findPodSites is empty whatever the object holds, known from its kind alone: a
- * Kubernetes kind that is no workload (a Service, a ConfigMap, a CustomResourceDefinition…).
- */
-export function mayHoldPodSites(object: KubeObject): boolean {
-  if (Object.hasOwn(POD_SPEC_PATHS, object.kind) || KNOWN_CUSTOM_POD_SPEC_KINDS.has(object.kind)) return true;
-  return !isKubernetesGroup(groupOf(object.apiVersion));
 }
 
 /** Every pod spec in a resource: the known path of a built-in kind, or any pod-spec-shaped object in another kind. */
