@@ -13,7 +13,7 @@ import { defineRule } from '../src/engine/rule.js';
 import { deploymentScope, RunFacts, selectingService } from '../src/engine/run-facts.js';
 import { lintDocumentsOf } from '../src/source/documents.js';
 import { SourceFile } from '../src/source/source-file.js';
-import { lintText, podYaml } from './helpers.js';
+import { lintText, podYaml, throwingRule } from './helpers.js';
 
 const mirrored = podYaml('livenessProbe:\n  httpGet:\n    port: 80\nreadinessProbe:\n  httpGet:\n    port: 80');
 
@@ -467,20 +467,7 @@ spec:
       });
     },
   });
-  const throwing = defineRule({
-    meta: {
-      id: 'throws',
-      severity: 'warning',
-      summary: 't',
-      remediation: 't',
-      scope: { roles: ['init'] },
-      policy: { notExpressible: 't' },
-      messages: { m: { short: 'm', long: 'm' } },
-    },
-    checkContainer() {
-      throw new Error('boom');
-    },
-  });
+  const throwing = throwingRule(['init']);
   const unknownMessage = defineRule({
     meta: {
       id: 'bad-message',

@@ -11,6 +11,8 @@ import { LintSession } from '../src/lint/index.js';
 import type { LocatedFinding } from '../src/report/located.js';
 import type { SourceFile } from '../src/source/source-file.js';
 import { clusterFactsFrom } from '../src/engine/config.js';
+import { defineRule } from '../src/engine/rule.js';
+import type { ContainerRole } from '../src/model/pod-site.js';
 
 /** The repository root (tests run from dist/test). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -141,4 +143,22 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     if (waited > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await wait(25);
   }
+}
+
+/** A rule that throws on every container of `roles`: what a rule failure does to a run. */
+export function throwingRule(roles: ContainerRole[]) {
+  return defineRule({
+    meta: {
+      id: 'throws',
+      severity: 'warning',
+      summary: 't',
+      remediation: 't',
+      scope: { roles },
+      policy: { notExpressible: 't' },
+      messages: { m: { short: 'm', long: 'm' } },
+    },
+    checkContainer() {
+      throw new Error('boom');
+    },
+  });
 }

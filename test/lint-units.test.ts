@@ -9,10 +9,9 @@ import { describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import type { Finding } from '../src/engine/finding.js';
-import { defineRule } from '../src/engine/rule.js';
 import { collectRunFacts } from '../src/engine/run-facts.js';
 import { allDocuments, LintSession, type LintUnit } from '../src/lint/index.js';
-import { ROOT } from './helpers.js';
+import { ROOT, throwingRule } from './helpers.js';
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -142,20 +141,7 @@ describe('deployment units, parsed file by file', () => {
     assert.deepEqual(streamed.suppressed.map(key).sort(), expectedSuppressed.sort());
 
     // A rule that throws on the pod of the first file is listed after the YAML error of the second, as before.
-    const throwing = defineRule({
-      meta: {
-        id: 'throws',
-        severity: 'warning',
-        summary: 't',
-        remediation: 't',
-        scope: { roles: ['container'] },
-        policy: { notExpressible: 't' },
-        messages: { m: { short: 'm', long: 'm' } },
-      },
-      checkContainer() {
-        throw new Error('boom');
-      },
-    });
+    const throwing = throwingRule(['container']);
     const root = directory({ 'a.yaml': DEPLOYMENT, 'b.yaml': 'kind: ConfigMap\n  bad: [\n' });
     const errors = (session: LintSession) => session.read([root]).then((inputs) => session.lint(inputs, { minSeverity: 'info', release: true }).inputErrors);
     const failures = await errors(newSession([throwing]));
