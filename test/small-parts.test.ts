@@ -98,6 +98,23 @@ describe('positions of pointers in YAML', () => {
     );
   });
 
+  it('names a key written twice beside a merge key, and not merge keys written twice, nor a key that overrides a merged one', () => {
+    const source = new SourceFile(
+      't.yaml',
+      ['base: &b {x: 1, y: 2, z: 3}', 'more: &m {w: 4}', 'item:', '  <<: *b', '  <<: *m', '  x: 9', '  a: 1', '  a: 2', "  '1': one", '  1: uno', ''].join(
+        '\n',
+      ),
+    );
+    assert.deepEqual(
+      source.duplicateKeys.map((duplicate) => [duplicate.key, duplicate.position.line, duplicate.position.column]),
+      [
+        ['a', 8, 3],
+        ['1', 10, 3],
+      ],
+    );
+    assert.equal((source.documents[0]!.value as { item: Record<string, unknown> }).item.a, 2, 'the last value is kept');
+  });
+
   it('finds keys that are not strings by the text js-yaml keys them with, and keys that merge keys bring', () => {
     const source = new SourceFile('t.yaml', ['base: &b {port: 1}', '1: one', 'null: nothing', 'true: yes', 'svc:', '  <<: *b', '  name: x', ''].join('\n'));
     assert.deepEqual(

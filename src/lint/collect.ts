@@ -123,9 +123,9 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
     // those before), and let go (with `release`) once its findings are located. Services select pods
     // across the unit, so a document a rule asked about Services (a container without a readiness
     // probe) waits for the unit's last file: its findings stand if the answers are the same then, and
-    // it is linted again if not (a Service in a later file selects it). A
-    // unit holds those pods only, never its whole parse (the real corpus's largest unit is 116
-    // rendered charts, 5 MB, three quarters CRDs, ConfigMaps and RBAC by their bytes).
+    // it is linted again if not (a Service in a later file selects it). A unit holds those pods only,
+    // never its whole parse (the real corpus's largest unit is 116 rendered charts, 5 MB, three
+    // quarters CRDs, ConfigMaps and RBAC by their bytes).
     const run = new RunFacts();
     const seen = { resources: 0, containers: 0 };
     const waiting: { index: number; result: LintResult; queries: readonly ServiceQuery[]; services: number }[] = [];
