@@ -53,15 +53,19 @@ export interface ServiceQuery {
 export class RunFacts {
   private readonly byNamespaceAndPair = new Map<string, SelectingService[]>();
   private queries: ServiceQuery[] | undefined;
-  /** How many Services were added: while it stays the same, so does every answer. */
-  count = 0;
+  private added = 0;
 
   constructor(services: readonly SelectingService[] = []) {
     for (const service of services) this.add(service);
   }
 
+  /** How many Services were added: while it stays the same, so does every answer. */
+  get servicesAdded(): number {
+    return this.added;
+  }
+
   add(service: SelectingService): void {
-    this.count++;
+    this.added++;
     const [key, value] = Object.entries(service.selector)[0]!;
     const index = indexKey(service.namespace, key, String(value));
     const list = this.byNamespaceAndPair.get(index);

@@ -164,11 +164,11 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
         const result = engine.lint([document], run);
         run.stopRecording();
         if (queries.length === 0) settleDocument(next, result);
-        else waiting.push({ index: next, result, queries, services: run.count });
+        else waiting.push({ index: next, result, queries, services: run.servicesAdded });
       }
     } while (unit.parseNext?.() === true);
     for (const { index, result, queries, services } of waiting) {
-      const changed = run.count !== services && run.answersChanged(queries);
+      const changed = run.servicesAdded !== services && run.answersChanged(queries);
       settleDocument(index, changed ? engine.lint([unit.documents[index]!], run) : result);
     }
     failures.sort((a, b) => a.index - b.index);
