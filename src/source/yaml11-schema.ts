@@ -45,17 +45,20 @@ export function resolvePlainScalar(text: string): Resolved {
   const first = text.charCodeAt(0);
   const isDigit = first >= 0x30 && first <= 0x39;
   const isSign = first === 0x2b || first === 0x2d;
-  if (!isDigit && !isSign && first !== 0x2e && !'yYnNtTfFoO~'.includes(text[0]!)) return undefined;
-  const boolean = BOOLEANS.get(text);
-  if (boolean !== undefined) return { value: boolean };
-  if (NULLS.has(text)) return { value: null };
+  if (!isDigit && !isSign && first !== 0x2e) {
+    // Every key and most values land here: the words above are 1 to 5 letters long ("FALSE").
+    if (text.length > 5 || !'yYnNtTfFoO~'.includes(text[0]!)) return undefined;
+    const word = BOOLEANS.get(text);
+    if (word !== undefined) return { value: word };
+    return NULLS.has(text) ? { value: null } : undefined;
+  }
+  // From here the scalar starts with a digit, a sign or a dot: no word above does.
   const special = SPECIAL_FLOATS.get(text);
   if (special !== undefined) return { value: special };
   if (first === 0x2e) {
     // Go's ParseFloat on ".5", ".5e3"
     return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(text) ? { value: Number(text) } : undefined;
   }
-  if (!isDigit && !isSign) return undefined;
   // The common integer (a port, a count): digits only, no leading zero, exact as a double.
   if (isDigit && text.length <= 15 && (first !== 0x30 || text.length === 1) && onlyDigits(text)) return { value: Number(text) };
   const timestamp = isDigit ? timestampJson(text) : undefined;
@@ -142,13 +145,18 @@ let lastResolved: Resolved;
 const plainScalar = new jsYaml.Type('tag:yaml.org,2002:kubectl-plain', {
   kind: 'scalar',
   resolve: (data: string) => {
+    const resolved = resolvePlainScalar(data);
+    if (resolved === undefined) return false;
     lastText = data;
-    lastResolved = resolvePlainScalar(data);
-    return lastResolved !== undefined;
+    lastResolved = resolved;
+    return true;
   },
   construct: (data: string) => {
+    const resolved = data === lastText ? lastResolved : resolvePlainScalar(data);
+    // Let go at once: a long scalar is a slice of the file's text, which it would keep alive until the next parse.
+    lastText = undefined;
     // ±Infinity and NaN stay numbers: the model reports them where a number is typed (JSON cannot carry them).
-    return (data === lastText ? lastResolved : resolvePlainScalar(data))?.value;
+    return resolved?.value;
   },
 });
 
