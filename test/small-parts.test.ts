@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { flowQuestionMark } from '../src/source/go-yaml-strictness.js';
@@ -30,6 +31,7 @@ import { CONTAINER_TYPE, decodeIssues, describeValue, isInt32, isInt64 } from '.
 import { cloneJson } from '../src/model/json-value.js';
 import { escapeSegment, joinPointer, parsePointer, valueAt } from '../src/model/pointer.js';
 import { SourceFile } from '../src/source/source-file.js';
+import { ROOT, runNodeAsync } from './helpers.js';
 
 describe('JSON Pointers', () => {
   it('escape ~ and / in a segment (RFC 6901), and read them back', () => {
@@ -134,6 +136,46 @@ describe('positions of pointers in YAML', () => {
     const expected = alone.locate(0, '/spec/containers/0/ports/0/containerPort');
     assert.deepEqual([last.line - large.positionAt(large.documentOffset(3999)!).line + 1, last.column], [expected.line, expected.column]);
     assert.equal(large.locate(3999, '/metadata/name').line, 3999 * 8 + 3);
+  });
+
+  it('keeps each file its own places while files parsed after it reuse the work space and the table of keys', () => {
+    const first = new SourceFile('first.yaml', 'a: 1\nb:\n  c: [1, 2]\n');
+    // The same keys in another layout: no key is named twice because an earlier file held it too.
+    const second = new SourceFile('second.yaml', 'b: {c: [1, 2, 3]}\na: 2\n---\nb: 1\n');
+    assert.deepEqual(second.duplicateKeys, []);
+    // More distinct keys than one table holds: the file after it starts a new table.
+    const many = new SourceFile('many.yaml', Array.from({ length: 70_000 }, (_, index) => `k${index}: ${index}`).join('\n') + '\nk5: again\n');
+    const after = new SourceFile('after.yaml', 'x: 1\nb:\n  c: [0]\n  c: [1]\n');
+    assert.deepEqual(
+      [at(first, 0, '/b/c/1'), at(first, 0, '/a'), at(second, 0, '/b/c/2'), at(second, 1, '/b'), at(many, 0, '/k69999'), at(after, 0, '/b/c/0')],
+      ['3:10', '1:1', '1:15', '4:1', '70000:1', '4:7'],
+    );
+    assert.deepEqual(
+      [...many.duplicateKeys, ...after.duplicateKeys].map((duplicate) => [duplicate.key, duplicate.position.line]),
+      [
+        ['k5', 70001],
+        ['c', 4],
+      ],
+    );
+  });
+
+  it('holds a bounded table of keys after files with long keys of their own are let go', async () => {
+    // 80 files of 10 distinct keys of 100,000 characters each: 80 MB of keys, which a table that
+    // kept every file's keys would hold after the files are gone.
+    const script = `
+      import { SourceFile } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/src/source/source-file.js')).href)};
+      const used = () => (globalThis.gc(), process.memoryUsage().heapUsed);
+      new SourceFile('warm.yaml', 'a: 1\\n');
+      const before = used();
+      for (let file = 0; file < 80; file++) {
+        const text = Array.from({ length: 10 }, (_, key) => 'k' + file + '-' + key + 'x'.repeat(100000) + ': 1').join('\\n');
+        new SourceFile('long-keys.yaml', text);
+      }
+      process.stdout.write(String(used() - before));`;
+    const run = await runNodeAsync(['--expose-gc', '--input-type=module', '-e', script]);
+    assert.equal(run.code, 0, run.stderr);
+    const grownMb = Number(run.stdout) / 1e6;
+    assert.ok(grownMb < 20, `the heap grew by ${grownMb.toFixed(1)} MB`);
   });
 });
 

@@ -4,12 +4,12 @@
 // container with children is written as one record into a flat Int32Array: for a sequence, its
 // count and (offset, record) per item; for a mapping, its count and (key offset, key id, record)
 // per member, where a child's record is its own record's index (NONE for a scalar or an empty
-// container) and a key id indexes the file's table of distinct keys. A JSON Pointer is turned into
-// line:column by walking the records, without a second parse. This runs on the hot path: it
-// allocates nothing per node. (A JavaScript array per container took 38 MB on 10,000 Deployments,
-// the records 10 MB: a key is 4 bytes instead of a string of its own, a member 12 bytes instead of
-// 24, and there is no array header per container. Keeping positions on the parsed objects, through
-// a WeakMap or a symbol property, cost a third to a half of the parse.)
+// container) and a key id indexes a table of distinct keys (files share it). A JSON Pointer is
+// turned into line:column by walking the records, without a second parse. This runs on the hot
+// path: it allocates nothing per node. (A JavaScript array per container took 38 MB on 10,000
+// Deployments, the records 10 MB: a key is 4 bytes instead of a string of its own, a member 12
+// bytes instead of 24, and there is no array header per container. Keeping positions on the parsed
+// objects, through a WeakMap or a symbol property, cost a third to a half of the parse.)
 
 /** A child with no record: a scalar, or a container without children. */
 const NONE = -1;
@@ -20,6 +20,55 @@ const NO_INTS = new Int32Array(0);
 /** Ints of one item of a sequence's record, and of one member of a mapping's. */
 const ITEM = 2;
 const MEMBER = 3;
+/** A workspace whose small-file records grew past this many ints is not kept for the next parse. */
+const KEPT_RECORDS = 64 * 1024;
+
+/**
+ * What a recorder writes during a parse and does not keep after it: the records of a small file
+ * (copied out at their exact size when it finishes), the open nodes' children, and the stamps that
+ * find repeated keys. One workspace serves one parse after another (a parse is synchronous): fresh
+ * arrays per file, and their doublings, cost a corpus of 2,186 small files more than the copy out.
+ */
+interface Workspace {
+  records: Int32Array<ArrayBuffer>;
+  pendingInts: Int32Array<ArrayBuffer>;
+  /** Per key id, the last mapping (by its stamp) that held it: what finds a key written twice. */
+  stamps: Int32Array<ArrayBuffer>;
+  /** Never reset between parses, so a stamp left by an earlier file never matches. */
+  stamp: number;
+}
+
+/**
+ * Distinct keys, each with its id. Files share one table: their keys are mostly the same few hundred
+ * (apiVersion, metadata, containers…), and a table per file built them again for each. A file keeps
+ * the table its records were written with; past SHARED_KEYS keys or SHARED_KEY_CHARACTERS characters
+ * of them, the next file starts a new one, so a long-running process (the language server) holds a
+ * bounded table whatever keys its files bring.
+ */
+interface KeyTable {
+  ids: Map<string, number>;
+  keys: string[];
+  characters: number;
+}
+const SHARED_KEYS = 64 * 1024;
+const SHARED_KEY_CHARACTERS = 1024 * 1024;
+let currentKeyTable: KeyTable = { ids: new Map(), keys: [], characters: 0 };
+
+function currentKeys(): KeyTable {
+  if (currentKeyTable.keys.length >= SHARED_KEYS || currentKeyTable.characters >= SHARED_KEY_CHARACTERS) {
+    currentKeyTable = { ids: new Map(), keys: [], characters: 0 };
+  }
+  return currentKeyTable;
+}
+
+/** The workspace no parse is using, if any: a recorder takes it when it prepares and gives it back when it finishes. */
+let spareWorkspace: Workspace | undefined;
+
+function takeWorkspace(): Workspace {
+  const workspace = spareWorkspace ?? { records: new Int32Array(1024), pendingInts: new Int32Array(64), stamps: new Int32Array(256), stamp: 0 };
+  spareWorkspace = undefined;
+  return workspace;
+}
 
 export interface DuplicateKey {
   key: string;
@@ -54,11 +103,10 @@ export class PositionRecorder {
   private records: Int32Array<ArrayBuffer> = NO_INTS;
   private recordsBuffer = NO_INTS.buffer;
   private recordsLength = 0;
-  private readonly keyIds = new Map<string, number>();
-  private readonly keys: string[] = [];
-  /** Per key id, the last mapping (by its stamp) that held it: what finds a key written twice. */
-  private stamps: Int32Array<ArrayBuffer> = NO_INTS;
-  private stamp = 0;
+  /** The table of distinct keys the records' key ids index (shared with the files parsed before). */
+  private keyTable = currentKeyTable;
+  /** Scratch arrays, held from prepare to finish. */
+  private workspace: Workspace | undefined;
   /** Open nodes, two slots each: start offset, then how many open children there were when it opened. */
   private stack: number[] = [];
   /**
@@ -93,7 +141,7 @@ export class PositionRecorder {
       this.rootRecords[this.documentIndex++] = record;
       return;
     }
-    if (2 * from + 2 > this.pendingInts.length) this.pendingInts = grown(this.pendingInts, 2 * from + 2);
+    if (2 * from + 2 > this.pendingInts.length) this.pendingInts = this.workspace!.pendingInts = grown(this.pendingInts, 2 * from + 2);
     this.pendingInts[2 * from] = start;
     this.pendingInts[2 * from + 1] = record;
     this.pendingValues[from] = result;
@@ -112,14 +160,14 @@ export class PositionRecorder {
    * at least one character, and at most two ints in its parent's record and one of its own.
    */
   prepare(textLength: number): void {
-    // A small file's records grow by copies, from a size its text suggests (reserving room costs a
-    // system call, which a corpus of small files would pay per file).
-    this.recordsBuffer =
-      textLength < LARGE_TEXT
-        ? new ArrayBuffer(4 * Math.min(1024, 16 + (textLength >> 2)))
-        : new ArrayBuffer(4096, { maxByteLength: 4 * (3 * textLength + 64) });
-    this.records = new Int32Array(this.recordsBuffer);
-    this.pendingInts = new Int32Array(64);
+    const workspace = (this.workspace = takeWorkspace());
+    this.keyTable = currentKeys();
+    // A small file's records are written in the workspace, which grows by copies (reserving room
+    // costs a system call, which a corpus of small files would pay per file).
+    if (textLength < LARGE_TEXT) this.records = workspace.records;
+    else this.records = new Int32Array(new ArrayBuffer(4096, { maxByteLength: 4 * (3 * textLength + 64) }));
+    this.recordsBuffer = this.records.buffer;
+    this.pendingInts = workspace.pendingInts;
   }
 
   /** After the last stream: the records at their exact size, and nothing of the parse kept. */
@@ -128,9 +176,12 @@ export class PositionRecorder {
     this.pendingInts = NO_INTS;
     if (this.recordsBuffer.resizable) this.recordsBuffer.resize(4 * this.recordsLength);
     else {
+      if (this.workspace !== undefined) this.workspace.records = this.records.length <= KEPT_RECORDS ? this.records : new Int32Array(1024);
       this.records = this.records.slice(0, this.recordsLength);
       this.recordsBuffer = this.records.buffer;
     }
+    spareWorkspace = this.workspace;
+    this.workspace = undefined;
   }
 
   /** A document's root: its offset and record; undefined when no document has that index. */
@@ -141,7 +192,7 @@ export class PositionRecorder {
 
   /** A mapping member found by key: the key's offset and the value's record; the last occurrence wins, like the value js-yaml kept. */
   member(record: number, key: string): NodePositions | undefined {
-    const id = this.keyIds.get(key);
+    const id = this.keyTable.ids.get(key);
     if (record === NONE || id === undefined) return undefined;
     const records = this.records;
     for (let at = record + 1 + (records[record]! - 1) * MEMBER; at > record; at -= MEMBER) {
@@ -187,14 +238,16 @@ export class PositionRecorder {
     return record;
   }
 
-  /** The key's id in the file's table of distinct keys (a key is read as js-yaml keys the object: as a string). */
+  /** The key's id in the table of distinct keys (a key is read as js-yaml keys the object: as a string). */
   private keyId(value: unknown): number {
     const key = typeof value === 'string' ? value : String(value);
-    let id = this.keyIds.get(key);
+    const table = this.keyTable;
+    let id = table.ids.get(key);
     if (id === undefined) {
-      id = this.keys.length;
-      this.keys.push(key);
-      this.keyIds.set(key, id);
+      id = table.keys.length;
+      table.keys.push(key);
+      table.ids.set(key, id);
+      table.characters += key.length;
     }
     return id;
   }
@@ -208,6 +261,7 @@ export class PositionRecorder {
       else {
         this.records = grown(this.records, bytes / 4);
         this.recordsBuffer = this.records.buffer;
+        if (this.workspace !== undefined) this.workspace.records = this.records;
       }
     }
     this.recordsLength = at + size;
@@ -225,15 +279,22 @@ export class PositionRecorder {
   private findDuplicates(mapping: object, record: number): void {
     const records = this.records;
     const members = records[record]!;
-    if (this.keys.length > this.stamps.length) this.stamps = grown(this.stamps, this.keys.length);
-    const stamps = this.stamps;
-    const stamp = ++this.stamp;
+    const workspace = this.workspace!;
+    const table = this.keyTable;
+    if (table.keys.length > workspace.stamps.length) workspace.stamps = grown(workspace.stamps, table.keys.length);
+    const stamps = workspace.stamps;
+    // At the end of int32's range the stamps start again from a clean slate.
+    if (workspace.stamp === 0x7fffffff) {
+      stamps.fill(0);
+      workspace.stamp = 0;
+    }
+    const stamp = ++workspace.stamp;
     // Merge keys may repeat (`<<: *a` twice merges both).
-    const merge = this.keyIds.get('<<');
+    const merge = table.ids.get('<<');
     for (let at = record + 1; at < record + 1 + members * MEMBER; at += MEMBER) {
       const id = records[at + 1]!;
       if (id === merge) continue;
-      if (stamps[id] === stamp) this.duplicateKeys.push({ key: this.keys[id]!, offset: records[at]!, mapping, documentIndex: this.documentIndex });
+      if (stamps[id] === stamp) this.duplicateKeys.push({ key: table.keys[id]!, offset: records[at]!, mapping, documentIndex: this.documentIndex });
       stamps[id] = stamp;
     }
   }
