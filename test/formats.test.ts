@@ -86,6 +86,29 @@ describe('--format json', () => {
       assert.equal(sarif.runs[0]!.results.length, findings.length);
     }
   });
+
+  it('writes text in chunks too: whole lines, the groups of files in order, the summary last', async () => {
+    const many = Array.from({ length: 500 }, () => located[0]!);
+    for (const showSuppressed of [true, false]) {
+      const input = inputWith(many, suppressed, showSuppressed);
+      const chunks = [...(await reportChunks('text', input))];
+      const what = `suppressed ${showSuppressed ? 'shown' : 'hidden'}`;
+      assert.ok(chunks.length > 2 && chunks.slice(1, -1).every((chunk) => chunk.length < 80 * 1024), `${what}: ${chunks.length} chunks`);
+      assert.ok(
+        chunks.every((chunk) => chunk.endsWith('\n')),
+        `${what}: a chunk ends mid-line`,
+      );
+      const lines = chunks.join('').split('\n');
+      assert.equal(lines.pop(), '');
+      const headers = lines.filter((line) => line !== '' && !line.startsWith('  '));
+      const file = located[0]!.file!;
+      assert.deepEqual(headers.slice(0, -1), ['broken.yaml', file].sort(), what);
+      assert.match(headers.at(-1)!, /1 input error/, what);
+      const entries = lines.filter((line) => line.startsWith('  '));
+      assert.equal(entries.filter((line) => line.includes('[suppressed by annotation')).length, showSuppressed ? suppressed.length : 0, what);
+      assert.equal(entries.length, 1 + many.length + (showSuppressed ? suppressed.length : 0), what);
+    }
+  });
 });
 
 describe('--format junit', () => {

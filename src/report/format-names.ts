@@ -22,7 +22,13 @@ interface ReportFormatDescriptor {
 }
 
 const REPORT_FORMAT_DESCRIPTORS = {
-  text: { description: 'text (default)', load: async () => ({ text: (await import('./text.js')).formatText }) },
+  text: {
+    description: 'text (default)',
+    load: async () => {
+      const { formatText, textChunks } = await import('./text.js');
+      return { text: formatText, chunks: textChunks };
+    },
+  },
   compact: { description: 'compact (one line each)', load: async () => ({ text: (await import('./compact.js')).formatCompact }) },
   json: {
     description: 'json',
