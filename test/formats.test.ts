@@ -109,6 +109,23 @@ describe('--format json', () => {
       assert.equal(entries.length, 1 + many.length + (showSuppressed ? suppressed.length : 0), what);
     }
   });
+
+  it('writes compact in chunks too: whole lines, one per input error and finding, the summary last', async () => {
+    const many = Array.from({ length: 1000 }, () => located[0]!);
+    const input = inputWith(many, suppressed, false);
+    const chunks = [...(await reportChunks('compact', input))];
+    assert.ok(chunks.length > 2 && chunks.slice(1, -1).every((chunk) => chunk.length < 80 * 1024), `${chunks.length} chunks`);
+    assert.ok(
+      chunks.every((chunk) => chunk.endsWith('\n')),
+      'a chunk ends mid-line',
+    );
+    const lines = chunks.join('').split('\n');
+    assert.equal(lines.pop(), '');
+    assert.equal(lines.length, 1 + many.length + 1);
+    assert.match(lines[0]!, /^broken\.yaml: error \[input\] not YAML$/);
+    assert.equal(lines.slice(1, -1).filter((line) => line.startsWith(`${located[0]!.file}:`)).length, many.length);
+    assert.match(lines.at(-1)!, /1 input error/);
+  });
 });
 
 describe('--format junit', () => {

@@ -29,7 +29,13 @@ const REPORT_FORMAT_DESCRIPTORS = {
       return { text: formatText, chunks: textChunks };
     },
   },
-  compact: { description: 'compact (one line each)', load: async () => ({ text: (await import('./compact.js')).formatCompact }) },
+  compact: {
+    description: 'compact (one line each)',
+    load: async () => {
+      const { formatCompact, compactChunks } = await import('./compact.js');
+      return { text: formatCompact, chunks: compactChunks };
+    },
+  },
   json: {
     description: 'json',
     load: async () => {

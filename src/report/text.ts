@@ -8,9 +8,6 @@ const RESET = '\x1b[0m';
 const DIM = '\x1b[2m';
 const RULE_WIDTH = 24;
 
-/** Chunks are handed on at about this size (as JSON's are): one write per line would be a system call each. */
-const CHUNK_CHARACTERS = 64 * 1024;
-
 /** What a line of the report says: an input error, a finding, or a finding shown suppressed. */
 type Entry = { error: InputError } | { finding: LocatedFinding } | { suppressed: LocatedSuppressed };
 
@@ -23,10 +20,10 @@ export function formatText(input: ReportInput): string {
 }
 
 /**
- * The same text in chunks, each line made when its chunk is: the lines of 27,000 findings held at
- * once, and their text joined, took 84 MB more at the peak than the JSON report, which streams.
+ * The same text in chunks, each line made when its chunk is: every line of 26,763 findings held at
+ * once, then joined, took the 16 MB file's process 93 MB more at its peak (316 against 223 MB).
  */
-export function* textChunks(input: ReportInput): Generator<string> {
+export function textChunks(input: ReportInput): Generator<string> {
   const paint = (code: string, text: string) => (input.color ? `${code}${text}${RESET}` : text);
   const groups = new Map<string, Entry[]>();
   const group = (key: string) => groups.get(key) ?? groups.set(key, []).get(key)!;
@@ -52,25 +49,15 @@ export function* textChunks(input: ReportInput): Generator<string> {
     return paint(DIM, line(suppressed, ` [suppressed by ${suppressed.suppression.by}: ${suppressed.suppression.reason}]`));
   };
 
-  // Lines joined once per chunk: joining flattens them in one pass, where += would build a deep rope.
-  let lines: string[] = [];
-  let size = 0;
-  for (const [file, entries] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    lines.push(paint('\x1b[4m', visible(file)));
-    for (const item of entries) {
-      const next = `  ${text(item)}`;
-      lines.push(next);
-      size += next.length;
-      if (size >= CHUNK_CHARACTERS) {
-        yield lines.join('\n') + '\n';
-        lines = [];
-        size = 0;
-      }
+  const lines = function* (): Generator<string> {
+    for (const [file, entries] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      yield paint('\x1b[4m', visible(file));
+      for (const item of entries) yield `  ${text(item)}`;
+      yield '';
     }
-    lines.push('');
-  }
-  lines.push(summaryLine(input, paint));
-  yield lines.join('\n') + '\n';
+    yield summaryLine(input, paint);
+  };
+  return lineChunks(lines());
 }
 
 /** The last line: never a success mark when something went wrong, and input errors said first. */
@@ -107,4 +94,24 @@ export function wrap(text: string, width: number, indent: string): string {
 
 export function plural(count: number, word: string): string {
   return count === 1 ? word : `${word}s`;
+}
+
+/** Chunks of lines are handed on at about this size (JSON's too): one write per line would be a system call each. */
+const LINE_CHUNK_CHARACTERS = 64 * 1024;
+
+/** The lines, each ended by a line break, in chunks of about LINE_CHUNK_CHARACTERS; each line is made when its chunk is (compact's report uses it too). */
+export function* lineChunks(lines: Iterable<string>): Generator<string> {
+  // Joined once per chunk: joining flattens them in one pass, where += would build a deep rope.
+  let parts: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    parts.push(line);
+    size += line.length + 1;
+    if (size >= LINE_CHUNK_CHARACTERS) {
+      yield parts.join('\n') + '\n';
+      parts = [];
+      size = 0;
+    }
+  }
+  if (parts.length > 0) yield parts.join('\n') + '\n';
 }
