@@ -3,12 +3,7 @@ import { renderedNote, whereText, type ReportInput } from './located.js';
 import { lineChunks, summaryLine } from './text.js';
 import { visible } from './visible.js';
 
-/** One line per problem, `file:line:column: severity [rule] message`, for editors and grep. */
-export function formatCompact(input: ReportInput): string {
-  return [...compactChunks(input)].join('');
-}
-
-/** The same text in chunks, each line made when its chunk is. */
+/** One line per problem, `file:line:column: severity [rule] message`, for editors and grep; in chunks, each line made when its chunk is. */
 export function compactChunks(input: ReportInput): Generator<string> {
   return lineChunks(compactLines(input));
 }

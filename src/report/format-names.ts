@@ -5,12 +5,11 @@
 import type { ContainerTimeline } from './timeline.js';
 import type { ReportInput } from './located.js';
 
-export interface ReportFormatter {
-  /** The whole report. */
-  text: (input: ReportInput) => string;
-  /** The report in chunks to write in turn, for the formats of large inputs (never held whole). */
-  chunks?: (input: ReportInput) => Iterable<string>;
-}
+/**
+ * A format writes its report whole (`text`), or in chunks to write in turn (`chunks`): the formats
+ * of large inputs, never held whole. The whole text of those is their chunks joined (formats.ts).
+ */
+export type ReportFormatter = { text: (input: ReportInput) => string } | { chunks: (input: ReportInput) => Iterable<string> };
 
 interface ReportFormatDescriptor {
   description: string;
@@ -22,34 +21,10 @@ interface ReportFormatDescriptor {
 }
 
 const REPORT_FORMAT_DESCRIPTORS = {
-  text: {
-    description: 'text (default)',
-    load: async () => {
-      const { formatText, textChunks } = await import('./text.js');
-      return { text: formatText, chunks: textChunks };
-    },
-  },
-  compact: {
-    description: 'compact (one line each)',
-    load: async () => {
-      const { formatCompact, compactChunks } = await import('./compact.js');
-      return { text: formatCompact, chunks: compactChunks };
-    },
-  },
-  json: {
-    description: 'json',
-    load: async () => {
-      const { formatJson, jsonChunks } = await import('./json.js');
-      return { text: formatJson, chunks: jsonChunks };
-    },
-  },
-  sarif: {
-    description: 'sarif (code scanning)',
-    load: async () => {
-      const { formatSarif, sarifChunks } = await import('./sarif.js');
-      return { text: formatSarif, chunks: sarifChunks };
-    },
-  },
+  text: { description: 'text (default)', load: async () => ({ chunks: (await import('./text.js')).textChunks }) },
+  compact: { description: 'compact (one line each)', load: async () => ({ chunks: (await import('./compact.js')).compactChunks }) },
+  json: { description: 'json', load: async () => ({ chunks: (await import('./json.js')).jsonChunks }) },
+  sarif: { description: 'sarif (code scanning)', load: async () => ({ chunks: (await import('./sarif.js')).sarifChunks }) },
   github: { description: 'github (annotations)', load: async () => ({ text: (await import('./github.js')).formatGithub }) },
   junit: {
     description: 'junit (Jenkins, GitLab, Azure DevOps tests)',

@@ -16,11 +16,11 @@ export function formatReadsObjects(format: Format): boolean {
 }
 
 export async function formatReport(format: Format, input: ReportInput): Promise<string> {
-  return (await reportFormat(format).load()).text(input);
+  return [...(await reportChunks(format, input))].join('');
 }
 
-/** The report as chunks to write in turn: JSON and SARIF, the formats of large inputs, are never held whole. */
+/** The report as chunks to write in turn: text, compact, JSON and SARIF, the formats of large inputs, are never held whole. */
 export async function reportChunks(format: Format, input: ReportInput): Promise<Iterable<string>> {
   const formatter = await reportFormat(format).load();
-  return formatter.chunks?.(input) ?? [formatter.text(input)];
+  return 'chunks' in formatter ? formatter.chunks(input) : [formatter.text(input)];
 }

@@ -19,10 +19,6 @@ export function jsonChunks(input: ReportInput): Generator<string> {
   return streamedJson(output, lists);
 }
 
-export function formatJson(input: ReportInput): string {
-  return [...jsonChunks(input)].join('');
-}
-
 function toJson(finding: LocatedFinding): Record<string, unknown> {
   const json: Record<string, unknown> = {
     rule: finding.rule,

@@ -11,12 +11,7 @@ import { renderedNote, type ReportInput } from './located.js';
 
 const LEVELS: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
-/** SARIF 2.1.0 for GitHub code scanning: rules with help, results with regions. */
-export function formatSarif(input: ReportInput): string {
-  return [...sarifChunks(input)].join('');
-}
-
-/** The SARIF log in chunks, its results written as the findings go. */
+/** SARIF 2.1.0 for GitHub code scanning: rules with help, results with regions; in chunks, its results written as the findings go. */
 export function sarifChunks(input: ReportInput): Generator<string> {
   const ruleIndex = new Map(input.rules.map((rule, index) => [rule.meta.id, index]));
   const rules: ReportingDescriptor[] = input.rules.map(({ meta }) => ({
