@@ -1,6 +1,7 @@
 // Whole processes, as users run them, against a bare Node baseline in the same run: the CLI on a
-// large file against a process that only runs js-yaml's loadAll on it (CPU and peak RSS), and the
-// CLI on one small file against `node -e 0` (start-up: the pre-commit case).
+// large file against a process that only runs js-yaml's loadAll on it (CPU and peak RSS), beside two
+// floors (a process that parses and runs the rules only; the same lint with no finding reported), and
+// the CLI on one small file against `node -e 0` (start-up: the pre-commit case).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,13 @@ export function comparePair(subject: string[], baseline: string[], rounds: numbe
   return { subject: summary(runs.subject), baseline: summary(runs.baseline) };
 }
 
+/** Fails when `node ARGS` shows a finding in its JSON report: the row would no longer be the lint without its report. */
+function assertNothingReported(args: string[]): void {
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const report = JSON.parse(run.stdout) as { findings: unknown[] };
+  if (report.findings.length !== 0) throw new Error(`expected no finding shown by node ${args.join(' ')}, got ${report.findings.length}`);
+}
+
 export function row(what: string, ratio: number, goal: string, detail: string): string {
   const met = goal.startsWith('≤') ? ratio <= Number(goal.slice(1)) : ratio >= Number(goal.slice(1));
   return `  ${what.padEnd(56)} ${ratio.toFixed(2).padStart(5)}  goal ${goal.padEnd(5)} ${met ? 'met    ' : 'NOT met'}  ${detail}`;
@@ -78,6 +86,11 @@ export function processRows(largeFile: string, rounds: number): string[] {
     );
     const large = comparePair([CLI, largeFile, '--format', 'json'], [loader, largeFile], rounds);
     const largeFloor = comparePair([PARSE_AND_RULES, largeFile], [loader, largeFile], rounds);
+    // The same CLI with every finding below --min-severity: each is counted, none kept, located or
+    // written. What the row adds over it is the report.
+    const unreportedArgs = [CLI, largeFile, '--format', 'json', '--min-severity', 'error'];
+    assertNothingReported(unreportedArgs);
+    const unreported = comparePair(unreportedArgs, [loader, largeFile], rounds);
     const startup = comparePair([CLI, small], ['-e', '0'], rounds * 3);
     return [
       row(
@@ -90,6 +103,11 @@ export function processRows(largeFile: string, rounds: number): string[] {
         'a process that parses and runs the rules only',
         largeFloor.subject.cpuMs / largeFloor.baseline.cpuMs,
         `${largeFloor.subject.cpuMs.toFixed(0)} ms CPU (its modules not bundled)`,
+      ),
+      floorRow(
+        'the same lint with no finding reported',
+        unreported.subject.cpuMs / unreported.baseline.cpuMs,
+        `${unreported.subject.cpuMs.toFixed(0)} ms CPU; the rest is keeping, placing and writing the findings`,
       ),
       row(
         'peak RSS ÷ js-yaml process',
