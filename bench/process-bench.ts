@@ -51,6 +51,7 @@ export function comparePair(subject: string[], baseline: string[], rounds: numbe
 /** Fails when `node ARGS` shows a finding in its JSON report: the row would no longer be the lint without its report. */
 function assertNothingReported(args: string[]): void {
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr.slice(0, 500)}`);
   const report = JSON.parse(run.stdout) as { findings: unknown[] };
   if (report.findings.length !== 0) throw new Error(`expected no finding shown by node ${args.join(' ')}, got ${report.findings.length}`);
 }
@@ -107,7 +108,7 @@ export function processRows(largeFile: string, rounds: number): string[] {
       floorRow(
         'the same lint with no finding reported',
         unreported.subject.cpuMs / unreported.baseline.cpuMs,
-        `${unreported.subject.cpuMs.toFixed(0)} ms CPU; the rest is keeping, placing and writing the findings`,
+        `${unreported.subject.cpuMs.toFixed(0)} vs ${unreported.baseline.cpuMs.toFixed(0)} ms CPU; the rest is keeping, placing and writing the findings`,
       ),
       row(
         'peak RSS ÷ js-yaml process',
