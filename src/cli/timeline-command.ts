@@ -5,6 +5,7 @@ import { RULES } from '../../rules/index.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import { LintSession } from '../lint/index.js';
 import { timelineFormat } from '../report/format-names.js';
+import { inputErrorWhere } from '../report/located.js';
 import { visible } from '../report/visible.js';
 import type { TimelineArguments } from './arguments.js';
 import { commandProgress, loadConfigOrReport, pathExclusion, type CommandIo } from './context.js';
@@ -28,8 +29,7 @@ export async function runTimeline(args: TimelineArguments, io: CommandIo): Promi
   const timelines = session.timelines(inputs, args.container);
   progress.end();
   for (const error of inputs.inputErrors) {
-    const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
-    io.stderr(`probe-lint: ${visible(where)}: ${visible(error.message)}\n`);
+    io.stderr(`probe-lint: ${visible(inputErrorWhere(error))}: ${visible(error.message)}\n`);
   }
   if (timelines.length === 0 && args.container !== undefined) {
     io.stderr(`probe-lint: no container named "${visible(args.container)}" in the input\n`);

@@ -1,5 +1,5 @@
 import { standaloneMessage } from './finding-text.js';
-import { renderedNote, whereText, type ReportInput } from './located.js';
+import { inputErrorWhere, renderedNote, whereText, type ReportInput } from './located.js';
 import { lineChunks, summaryLine } from './text.js';
 import { visible } from './visible.js';
 
@@ -10,8 +10,7 @@ export function compactChunks(input: ReportInput): Generator<string> {
 
 function* compactLines(input: ReportInput): Generator<string> {
   for (const error of input.inputErrors) {
-    const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
-    yield `${visible(where)}: error [input] ${visible(error.message)}`;
+    yield `${visible(inputErrorWhere(error))}: error [input] ${visible(error.message)}`;
   }
   for (const finding of input.findings)
     yield `${visible(whereText(finding))}: ${finding.severity} [${finding.rule}] ${visible(`${standaloneMessage(finding)}${renderedNote(finding)}`)}`;

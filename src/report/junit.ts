@@ -4,7 +4,7 @@
 // through the XML encoder (xml.ts): a name or message cannot end an element, add a test case or break
 // the document.
 import { severityRank } from '../engine/finding.js';
-import { renderedNote, whereText, type LocatedFinding, type ReportInput } from './located.js';
+import { inputErrorWhere, renderedNote, whereText, type LocatedFinding, type ReportInput } from './located.js';
 import { standaloneMessage } from './finding-text.js';
 import { visible } from './visible.js';
 import { xmlElement, xmlText } from './xml.js';
@@ -53,8 +53,7 @@ export function formatJunit(input: ReportInput): string {
     }
   }
   for (const error of input.inputErrors) {
-    const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
-    suiteFor(error.file).push({ name: 'input', error: { message: error.message, type: 'input', text: where } });
+    suiteFor(error.file).push({ name: 'input', error: { message: error.message, type: 'input', text: inputErrorWhere(error) } });
   }
   const count = (cases: readonly TestCase[], key: 'failure' | 'error') => cases.filter((testCase) => testCase[key] !== undefined).length;
   const all = [...suites.values()].flat();

@@ -144,6 +144,11 @@ export function whereText(finding: LocatedFinding): string {
   return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}:${finding.column}`;
 }
 
+/** "file:12:7" for an input error, or the file alone when it has no line (a file that cannot be read). */
+export function inputErrorWhere(error: InputError): string {
+  return error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
+}
+
 /** At most this many other objects are named when a finding folds renderings (the count says the rest). */
 const NAMED_RENDERINGS = 3;
 

@@ -1,6 +1,15 @@
 import type { Severity } from '../engine/rule.js';
 import { standaloneMessage } from './finding-text.js';
-import { renderedNote, scopeText, whereText, type InputError, type LocatedFinding, type LocatedSuppressed, type ReportInput } from './located.js';
+import {
+  inputErrorWhere,
+  renderedNote,
+  scopeText,
+  whereText,
+  type InputError,
+  type LocatedFinding,
+  type LocatedSuppressed,
+  type ReportInput,
+} from './located.js';
 import { visible } from './visible.js';
 
 const COLORS: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
@@ -35,8 +44,7 @@ export function textChunks(input: ReportInput): Generator<string> {
   const text = (item: Entry): string => {
     if ('error' in item) {
       const { error } = item;
-      const where = error.line === undefined ? error.file : `${error.file}:${error.line}:${error.column ?? 1}`;
-      return entry(`${visible(where)}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, visible(error.message));
+      return entry(`${visible(inputErrorWhere(error))}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, visible(error.message));
     }
     if ('finding' in item) return line(item.finding);
     const { suppressed } = item;
