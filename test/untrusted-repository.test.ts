@@ -111,7 +111,7 @@ describe('secrets do not leak through a chart', () => {
     assert.ok((JSON.parse(rendered.stdout) as { findings: { container: string }[] }).findings.some((finding) => finding.container === 'from-the-repo'));
   });
 
-  it('gives a renderer none of the caller\u2019s environment: no token, no kubeconfig, no HOME, no helm settings', () => {
+  it('gives a renderer none of the caller\u2019s environment but PATH, locale and Go\u2019s memory settings: no token, no kubeconfig, no HOME, no helm settings', () => {
     // A renderer given with --helm is a real program: this one writes what it was given into a manifest.
     const root = repository({ 'chart/Chart.yaml': CHART, 'chart/templates/pod.yaml': 'kind: Pod\n' });
     const script = join(root, 'print-env.sh');
@@ -129,17 +129,31 @@ describe('secrets do not leak through a chart', () => {
     assert.match(env.HOME ?? '', /probe-lint-render-/);
     assert.equal(env.GIT_ALLOW_PROTOCOL, 'none');
     assert.ok(env.PATH);
+    // Go's collector at 400 unless the caller's environment says otherwise (docs/performance.md).
+    assert.equal(env.GOGC, process.env.GOGC ?? '400');
+    assert.equal(env.GOMEMLIMIT, process.env.GOMEMLIMIT);
+
+    const platform = runRendererEnv(root, script, { GOGC: '150', GOMEMLIMIT: '300MiB' });
+    assert.equal(platform.GOGC, '150');
+    assert.equal(platform.GOMEMLIMIT, '300MiB');
   });
 });
 
 /** What a renderer saw, through a chart whose "helm" copies its environment into a file. */
-function runRendererEnv(root: string, script: string): Record<string, string> {
+function runRendererEnv(root: string, script: string, callerEnv: Record<string, string> = {}): Record<string, string> {
   const output = join(root, 'seen-env');
   const recorder = join(root, 'record-env.sh');
   writeFileSync(recorder, `#!/bin/sh\nenv > ${JSON.stringify(output)}\nexec ${JSON.stringify(script)} "$@"\n`, { mode: 0o755 });
   runCli(['chart', '--helm', recorder, '--fail-on', 'never', '--no-fail-if-no-objects'], {
     cwd: root,
-    env: { GH_TOKEN: SECRET, AWS_SECRET_ACCESS_KEY: SECRET, KUBECONFIG: '/root/.kube/config', HELM_PLUGINS: '/root/plugins', SSH_AUTH_SOCK: '/tmp/agent' },
+    env: {
+      GH_TOKEN: SECRET,
+      AWS_SECRET_ACCESS_KEY: SECRET,
+      KUBECONFIG: '/root/.kube/config',
+      HELM_PLUGINS: '/root/plugins',
+      SSH_AUTH_SOCK: '/tmp/agent',
+      ...callerEnv,
+    },
   });
   return Object.fromEntries(
     readFileSync(output, 'utf8')
