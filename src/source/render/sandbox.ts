@@ -40,6 +40,9 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
  */
 const PASSED_THROUGH = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES', 'TZ', 'GOGC', 'GOMEMLIMIT'];
 
+/** With --allow-network only: how the caller's own network is reached (a corporate proxy, its CA). */
+const PASSED_WITH_NETWORK = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+
 /**
  * helm and kustomize are Go programs that live for tens of milliseconds, and at Go's default (100)
  * they collect several times while starting (the heap begins at 4 MB); two renders side by side then
@@ -48,8 +51,6 @@ const PASSED_THROUGH = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES', 'TZ
  * 92 MB against 62 (with collection off: 287). docs/performance.md has the measurements.
  */
 export const RENDERER_GOGC = '400';
-/** With --allow-network only: how the caller's own network is reached (a corporate proxy, its CA). */
-const PASSED_WITH_NETWORK = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
 
 export interface SandboxedRun extends ToolRun {
   /** Why the run was stopped, when it was: over time, over the run's budget, or printing too much. */
@@ -102,7 +103,7 @@ export class RenderSandbox {
     return this.limits.runBudgetMs - (Date.now() - this.started);
   }
 
-  /** The environment a renderer sees: nothing of the caller's but PATH and locale. */
+  /** The environment a renderer sees: nothing of the caller's but PATH, locale and the Go runtime's memory settings. */
   environment(proxyUrl: string | undefined, caller: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
     const env: Record<string, string> = {};
     const pass = this.limits.allowNetwork ? [...PASSED_THROUGH, ...PASSED_WITH_NETWORK] : PASSED_THROUGH;
