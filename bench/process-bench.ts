@@ -1,6 +1,7 @@
 // Whole processes, as users run them, against a bare Node baseline in the same run: the CLI on a
-// large file against a process that only runs js-yaml's loadAll on it (CPU and peak RSS), beside two
-// floors (a process that parses and runs the rules only; the same lint with no finding reported), and
+// large file against a process that only runs js-yaml's loadAll on it (CPU and peak RSS), beside its
+// floors (a process that parses and runs the rules only; the same lint with no finding reported, and
+// that with the CPU of writing the report's text from its values added: bench/report-text.ts), and
 // the CLI on one small file against `node -e 0` (start-up: the pre-commit case).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '../src/cli/bin.js');
 const USAGE_HOOK = join(here, 'process-usage.js');
 const PARSE_AND_RULES = join(here, 'parse-and-rules.js');
+const REPORT_TEXT = join(here, 'report-text.js');
 
 export interface Usage {
   cpuMs: number;
@@ -56,6 +58,24 @@ function assertNothingReported(args: string[]): void {
   if (report.findings.length !== 0) throw new Error(`expected no finding shown by node ${args.join(' ')}, got ${report.findings.length}`);
 }
 
+/**
+ * The CPU of writing the JSON report of `node ARGS` from its values alone, in a fresh process each
+ * time (median of `rounds`): the part of the report that no lint can leave out.
+ */
+function reportTextCpu(args: string[], directory: string, rounds: number): number {
+  const run = spawnSync(process.execPath, args, { maxBuffer: 256 * 1024 * 1024 });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
+  const report = join(directory, 'report.json');
+  writeFileSync(report, run.stdout);
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const text = spawnSync(process.execPath, [REPORT_TEXT, report], { encoding: 'utf8' });
+    if (text.status !== 0) throw new Error(`report-text exited ${text.status}: ${text.stderr.slice(0, 500)}`);
+    samples.push((JSON.parse(text.stdout) as { cpuMs: number }).cpuMs);
+  }
+  return median(samples);
+}
+
 export function row(what: string, ratio: number, goal: string, detail: string): string {
   const met = goal.startsWith('≤') ? ratio <= Number(goal.slice(1)) : ratio >= Number(goal.slice(1));
   return `  ${what.padEnd(56)} ${ratio.toFixed(2).padStart(5)}  goal ${goal.padEnd(5)} ${met ? 'met    ' : 'NOT met'}  ${detail}`;
@@ -92,6 +112,7 @@ export function processRows(largeFile: string, rounds: number): string[] {
     const unreportedArgs = [CLI, largeFile, '--format', 'json', '--min-severity', 'error'];
     assertNothingReported(unreportedArgs);
     const unreported = comparePair(unreportedArgs, [loader, largeFile], rounds);
+    const reportText = reportTextCpu([CLI, largeFile, '--format', 'json'], directory, rounds);
     const startup = comparePair([CLI, small], ['-e', '0'], rounds * 3);
     return [
       row(
@@ -108,7 +129,12 @@ export function processRows(largeFile: string, rounds: number): string[] {
       floorRow(
         'the same lint with no finding reported',
         unreported.subject.cpuMs / unreported.baseline.cpuMs,
-        `${unreported.subject.cpuMs.toFixed(0)} vs ${unreported.baseline.cpuMs.toFixed(0)} ms CPU; the rest is keeping, placing and writing the findings`,
+        `${unreported.subject.cpuMs.toFixed(0)} vs ${unreported.baseline.cpuMs.toFixed(0)} ms CPU`,
+      ),
+      floorRow(
+        '… and its report’s text alone, added',
+        (unreported.subject.cpuMs + reportText) / unreported.baseline.cpuMs,
+        `${reportText.toFixed(0)} ms CPU more (a fresh process writing the report from its values); the rest is keeping, placing and fingerprinting the findings`,
       ),
       row(
         'peak RSS ÷ js-yaml process',
