@@ -3,7 +3,7 @@
 // floors (a process that parses and runs the rules only; the same lint with no finding reported, and
 // that with the CPU of writing the report's text from its values added: bench/report-text.ts), and
 // the CLI on one small file against `node -e 0` (start-up: the pre-commit case).
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptions, type SpawnSyncReturns } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,18 +21,29 @@ export interface Usage {
   maxRssMb: number;
 }
 
+/** Runs `node ARGS`, which must exit 0, or 1 (a lint's findings at --fail-on). */
+function runNode(args: string[], options: SpawnSyncOptions): SpawnSyncReturns<Buffer> {
+  const run = spawnSync(process.execPath, args, options) as SpawnSyncReturns<Buffer>;
+  if (run.status !== 0 && run.status !== 1) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${String(run.stderr).slice(0, 500)}`);
+  return run;
+}
+
+/** The JSON report `node ARGS` writes on stdout. */
+function reportOf(args: string[]): string {
+  return runNode(args, { maxBuffer: 256 * 1024 * 1024 }).stdout.toString('utf8');
+}
+
 /** Runs `node ARGS` with the usage hook; returns its CPU time and peak RSS. Output is discarded. */
 export function measureProcess(args: string[], cwd = process.cwd()): Usage {
   const directory = mkdtempSync(join(tmpdir(), 'probe-lint-usage-'));
   try {
     const file = join(directory, 'usage.json');
-    const run = spawnSync(process.execPath, ['--import', USAGE_HOOK, ...args], {
+    runNode(['--import', USAGE_HOOK, ...args], {
       cwd,
       env: { ...process.env, PROBE_LINT_USAGE_FILE: file, NO_COLOR: '1' },
       stdio: ['ignore', 'ignore', 'pipe'],
       maxBuffer: 64 * 1024 * 1024,
     });
-    if (run.status !== 0 && run.status !== 1) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
     return JSON.parse(readFileSync(file, 'utf8')) as Usage;
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -52,9 +63,7 @@ export function comparePair(subject: string[], baseline: string[], rounds: numbe
 
 /** Fails when `node ARGS` shows a finding in its JSON report: the row would no longer be the lint without its report. */
 function assertNothingReported(args: string[]): void {
-  const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (run.status !== 0 && run.status !== 1) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr.slice(0, 500)}`);
-  const report = JSON.parse(run.stdout) as { findings: unknown[] };
+  const report = JSON.parse(reportOf(args)) as { findings: unknown[] };
   if (report.findings.length !== 0) throw new Error(`expected no finding shown by node ${args.join(' ')}, got ${report.findings.length}`);
 }
 
@@ -63,10 +72,8 @@ function assertNothingReported(args: string[]): void {
  * time (median of `rounds`): the part of the report that no lint can leave out.
  */
 function reportTextCpu(args: string[], directory: string, rounds: number): number {
-  const run = spawnSync(process.execPath, args, { maxBuffer: 256 * 1024 * 1024 });
-  if (run.status !== 0 && run.status !== 1) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr.toString().slice(0, 500)}`);
   const report = join(directory, 'report.json');
-  writeFileSync(report, run.stdout);
+  writeFileSync(report, reportOf(args));
   const samples: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const text = spawnSync(process.execPath, [REPORT_TEXT, report], { encoding: 'utf8' });
