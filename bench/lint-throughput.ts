@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import jsYaml from 'js-yaml';
 import { parseArguments, type LintArguments } from '../src/cli/arguments.js';
 import { runLint } from '../src/cli/lint-command.js';
-import { SourceFile } from '../src/source/source-file.js';
+import { SourceFile } from '../src/source/parse/source-file.js';
 import { parseAndRulesOnce } from './parse-and-rules.js';
 import { writeReportText } from './report-text.js';
 import { generateDeployments } from './generate-corpus.js';

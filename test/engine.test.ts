@@ -11,8 +11,8 @@ import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { Engine, ruleFailureMessage } from '../src/engine/engine.js';
 import { defineRule } from '../src/engine/rule.js';
 import { deploymentScope, RunFacts, selectingService } from '../src/engine/run-facts.js';
-import { lintDocumentsOf } from '../src/source/documents.js';
-import { SourceFile } from '../src/source/source-file.js';
+import { lintDocumentsOf } from '../src/source/parse/documents.js';
+import { SourceFile } from '../src/source/parse/source-file.js';
 import { lintText, podYaml, throwingRule } from './helpers.js';
 
 const mirrored = podYaml('livenessProbe:\n  httpGet:\n    port: 80\nreadinessProbe:\n  httpGet:\n    port: 80');

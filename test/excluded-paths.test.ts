@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError } from '../src/engine/config.js';
 import { parseConfig } from '../src/engine/config-file.js';
-import { exclusionOf, PathExclusion } from '../src/source/excluded-paths.js';
-import { compilePathGlob, GlobError, MAX_ALTERNATIVES } from '../src/source/path-glob.js';
+import { exclusionOf, PathExclusion } from '../src/source/read/excluded-paths.js';
+import { compilePathGlob, GlobError, MAX_ALTERNATIVES } from '../src/source/read/path-glob.js';
 import fc from 'fast-check';
 
 const BASE = '/repo';

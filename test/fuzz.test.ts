@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import fastJsonPatch from 'fast-json-patch';
 import { main } from '../src/cli/main.js';
 import { isKubeObject } from '../src/model/resource.js';
-import { SourceFile } from '../src/source/source-file.js';
+import { SourceFile } from '../src/source/parse/source-file.js';
 import { sameValue } from '../src/fix/same-value.js';
 import { FUZZ_SEED, mutate, Random, seedManifests } from './fuzz-inputs.js';
 import { startHarness, type Harness } from './webhook-harness.js';

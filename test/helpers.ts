@@ -9,7 +9,7 @@ import type { ProbeLintConfig } from '../src/engine/config.js';
 import { Engine, type LintResult } from '../src/engine/engine.js';
 import { LintSession } from '../src/lint/index.js';
 import type { LocatedFinding } from '../src/report/located.js';
-import type { SourceFile } from '../src/source/source-file.js';
+import type { SourceFile } from '../src/source/parse/source-file.js';
 import { clusterFactsFrom } from '../src/engine/config.js';
 import { defineRule } from '../src/engine/rule.js';
 import type { ContainerRole } from '../src/model/pod-site.js';

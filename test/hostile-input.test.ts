@@ -28,7 +28,7 @@ import { writeFixedFile } from '../src/fix/write-fixes.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/formats.js';
 import type { InputError, ReportInput } from '../src/report/located.js';
 import { allDocuments, LintSession } from '../src/lint/index.js';
-import type { InputFile } from '../src/source/inputs.js';
+import type { InputFile } from '../src/source/read/inputs.js';
 import { readInputs } from '../src/source/read-inputs.js';
 import { lintText, podYaml, runCli } from './helpers.js';
 

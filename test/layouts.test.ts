@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { discover } from '../src/source/render/discover.js';
+import { discover } from '../src/source/read/discover.js';
 import { ROOT, runCli, type JsonFinding } from './helpers.js';
 import { helmBinary, kubectlBinary } from './tools.js';
 

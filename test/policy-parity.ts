@@ -13,8 +13,8 @@ import type { Severity } from '../src/engine/rule.js';
 import { isKubeObject, type KubeObject } from '../src/model/resource.js';
 import { expressedByPolicies } from '../src/policies/coverage.js';
 import { policyRules } from '../src/policies/validating.js';
-import { lintDocumentsOf } from '../src/source/documents.js';
-import { SourceFile } from '../src/source/source-file.js';
+import { lintDocumentsOf } from '../src/source/parse/documents.js';
+import { SourceFile } from '../src/source/parse/source-file.js';
 import { ROOT, SHARED } from './helpers.js';
 import { writtenParityObjects } from './parity-objects.js';
 

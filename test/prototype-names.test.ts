@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { addEvent, Owners } from '../src/cluster/runtime-evidence.js';
 import { EvidenceMap } from '../src/engine/runtime-evidence.js';
-import { renderedValues } from '../src/source/render/chart-values.js';
-import { FileCache } from '../src/source/render/locate-source.js';
-import { resolvePlainScalar } from '../src/source/yaml11-schema.js';
+import { renderedValues } from '../src/source/origin/chart-values.js';
+import { FileCache } from '../src/source/read/file-cache.js';
+import { resolvePlainScalar } from '../src/source/parse/yaml11-schema.js';
 import { runCli } from './helpers.js';
 import { helmBinary } from './tools.js';
 

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { flowQuestionMark } from '../src/source/go-yaml-strictness.js';
-import { LineIndex } from '../src/source/line-index.js';
-import { literalParts, rendersAs } from '../src/source/render/locate-source.js';
+import { flowQuestionMark } from '../src/source/parse/go-yaml-strictness.js';
+import { LineIndex } from '../src/source/parse/line-index.js';
+import { literalParts, rendersAs } from '../src/source/origin/locate-template.js';
 import { trimTrailing } from '../src/model/trim-trailing.js';
 import { discoverConfigFile } from '../src/engine/config-discovery.js';
 import { clusterFactsFrom, densePodsPerNode, ruleEnabled, severityOverride, type ProbeLintConfig, type RuleSetting } from '../src/engine/config.js';
@@ -30,7 +30,7 @@ import { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNum
 import { CONTAINER_TYPE, decodeIssues, describeValue, isInt32, isInt64 } from '../src/model/decode.js';
 import { cloneJson } from '../src/model/json-value.js';
 import { escapeSegment, joinPointer, parsePointer, valueAt } from '../src/model/pointer.js';
-import { SourceFile } from '../src/source/source-file.js';
+import { SourceFile } from '../src/source/parse/source-file.js';
 import { ROOT, runNodeAsync } from './helpers.js';
 
 describe('JSON Pointers', () => {
@@ -163,7 +163,7 @@ describe('positions of pointers in YAML', () => {
     // 80 files of 10 distinct keys of 100,000 characters each: 80 MB of keys, which a table that
     // kept every file's keys would hold after the files are gone.
     const script = `
-      import { SourceFile } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/src/source/source-file.js')).href)};
+      import { SourceFile } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/src/source/parse/source-file.js')).href)};
       const used = () => (globalThis.gc(), process.memoryUsage().heapUsed);
       new SourceFile('warm.yaml', 'a: 1\\n');
       const before = used();

@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { renderedValues, subchartValues } from '../src/source/render/chart-values.js';
-import { FileCache } from '../src/source/render/locate-source.js';
-import { deadLines } from '../src/source/render/template-branches.js';
+import { renderedValues, subchartValues } from '../src/source/origin/chart-values.js';
+import { FileCache } from '../src/source/read/file-cache.js';
+import { deadLines } from '../src/source/origin/template-branches.js';
 
 /** The template's lines that are ruled out, by their text (each line of these templates is unique). */
 function ruledOut(template: string, values: unknown): string[] {

@@ -55,7 +55,7 @@ export default tseslint.config(
     // Every regular expression of the product runs on text someone else wrote: a repository's files
     // and charts, an object's names and annotations, an API server's answers. None may take more than
     // linear time in it: not by backtracking in one attempt, nor by an attempt from every position.
-    // (Expressions built at run time are not seen here: src/source/render/locate-source.ts matches
+    // (Expressions built at run time are not seen here: src/source/origin/locate-template.ts matches
     // template names without one.)
     files: ['src/**/*.ts', 'rules/**/*.ts'],
     plugins: { regexp },

@@ -3,7 +3,7 @@ import { fixSourceText } from '../fix/fix-source.js';
 import { unifiedDiff, writeFixedFile } from '../fix/write-fixes.js';
 import type { LintInputs, LintSession } from '../lint/index.js';
 import type { ProgressListener } from '../model/progress.js';
-import { InputUnreadable, type InputFile } from '../source/inputs.js';
+import { InputUnreadable, type InputFile } from '../source/read/inputs.js';
 import type { LintArguments } from './arguments.js';
 import type { CommandIo } from './context.js';
 

@@ -8,8 +8,8 @@ import { discoverConfigFile } from '../engine/config-discovery.js';
 import { didYouMean } from '../engine/did-you-mean.js';
 import { UsageError } from './options.js';
 import { visible } from '../report/visible.js';
-import { exclusionOf, type PathExclusion } from '../source/excluded-paths.js';
-import { GlobError } from '../source/path-glob.js';
+import { exclusionOf, type PathExclusion } from '../source/read/excluded-paths.js';
+import { GlobError } from '../source/read/path-glob.js';
 
 export interface CommandIo {
   stdout: (text: string) => void;

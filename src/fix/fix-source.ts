@@ -2,7 +2,7 @@ import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { parseAllDocuments } from 'yaml';
 import type { Finding } from '../engine/finding.js';
 import type { FixKind, PatchOperation } from '../engine/rule.js';
-import { SourceFile } from '../source/source-file.js';
+import { SourceFile } from '../source/parse/source-file.js';
 import { JsonTextEditor } from './json-patch-text.js';
 import { sameValue } from './same-value.js';
 import { applyEdits, EditPlan, type TextEdit } from './text-edits.js';

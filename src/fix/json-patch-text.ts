@@ -4,7 +4,7 @@
 import { isMap, parseDocument, type Node, type Pair } from 'yaml';
 import type { PatchOperation } from '../engine/rule.js';
 import { parsePointer } from '../model/pointer.js';
-import { LineIndex } from '../source/line-index.js';
+import { LineIndex } from '../source/parse/line-index.js';
 import type { TextEdit } from './text-edits.js';
 import { findPair, nodeAt, UnsupportedEdit } from './yaml-patch.js';
 

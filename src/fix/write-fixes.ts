@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { writeFileAtomic } from '../source/atomic-write.js';
-import { encodeText, type TextEncoding } from '../source/inputs.js';
+import { encodeText, type TextEncoding } from '../source/read/inputs.js';
 
 /**
  * Replaces a manifest's content with its fixed text through the one atomic writer: all or nothing,

@@ -3,8 +3,8 @@ import { ruleFailureMessage, type Engine, type LintResult } from '../engine/engi
 import type { LintDocument } from '../model/document.js';
 import { locate, type LocatedFinding } from '../report/located.js';
 import type { FileDocuments } from '../source/file-documents.js';
-import type { InputProblem } from '../source/inputs.js';
-import type { SourceFile } from '../source/source-file.js';
+import type { InputProblem } from '../source/read/inputs.js';
+import type { SourceFile } from '../source/parse/source-file.js';
 
 export interface TextLint {
   source: SourceFile;

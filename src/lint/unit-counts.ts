@@ -4,7 +4,7 @@
 import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import type { SummaryCounts } from '../report/located.js';
-import type { InputFile } from '../source/inputs.js';
+import type { InputFile } from '../source/read/inputs.js';
 
 /**
  * The counts of a group of files, fed each file as it is read, with its documents, and said once the

@@ -7,8 +7,8 @@ import type { LintDocument } from '../model/document.js';
 import { standaloneResource, type KubeObject } from '../model/resource.js';
 import { inputErrorOf, type InputError, type SummaryCounts } from '../report/located.js';
 import { documentsOfFile } from '../source/file-documents.js';
-import { InputUnreadable, type InputFile } from '../source/inputs.js';
-import type { SourceFile } from '../source/source-file.js';
+import { InputUnreadable, type InputFile } from '../source/read/inputs.js';
+import type { SourceFile } from '../source/parse/source-file.js';
 import { InputCounter } from './unit-counts.js';
 
 /** Documents linted together, with what the summary counts of them. */

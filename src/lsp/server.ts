@@ -24,7 +24,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIG_FILE_NAMES } from '../engine/config.js';
 import type { AnyRule } from '../engine/rule.js';
 import { compareLocated } from '../report/located.js';
-import { MAX_INPUT_BYTES } from '../source/inputs.js';
+import { MAX_INPUT_BYTES } from '../source/read/inputs.js';
 import type { RenderOptions } from '../source/read-inputs.js';
 import { codeActions, FIX_ALL_KIND } from './code-actions.js';
 import { ignoreCompletions } from './completion.js';

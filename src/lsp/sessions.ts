@@ -7,8 +7,8 @@ import { discoverConfigFile } from '../engine/config-discovery.js';
 import { loadConfigFile } from '../engine/config-file.js';
 import type { AnyRule } from '../engine/rule.js';
 import { LintSession } from '../lint/index.js';
-import { exclusionOf, NO_EXCLUSION, type PathExclusion } from '../source/excluded-paths.js';
-import { GlobError } from '../source/path-glob.js';
+import { exclusionOf, NO_EXCLUSION, type PathExclusion } from '../source/read/excluded-paths.js';
+import { GlobError } from '../source/read/path-glob.js';
 import type { RenderOptions } from '../source/read-inputs.js';
 
 export type SessionFor =

@@ -155,6 +155,12 @@ export function identityOf(object: KubeObject): ResourceIdentity {
   return identity;
 }
 
+/** The object's metadata name as written, '' when it has none (an origin mapping compares names). */
+export function nameOf(object: { metadata?: { name?: unknown } }): string {
+  const name = object.metadata?.name;
+  return typeof name === 'string' ? name : '';
+}
+
 /** "Deployment/shop/web" style label for messages and audit output. */
 export function describeResource(identity: ResourceIdentity): string {
   return [identity.kind, identity.namespace, identity.name ?? '(unnamed)'].filter((part) => part !== undefined).join('/');

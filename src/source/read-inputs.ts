@@ -2,15 +2,14 @@
 // kustomizations built with kustomize, and a rendered stream on stdin mapped back to its templates.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './inputs.js';
+import { readPlainInputs, type InputFile, type InputProblem, type ReadResult } from './read/inputs.js';
 import type { ProgressListener } from '../model/progress.js';
-import type { PathExclusion } from './excluded-paths.js';
-import { discover, type ChartUnit } from './render/discover.js';
-import { FileCache } from './render/locate-source.js';
+import type { PathExclusion } from './read/excluded-paths.js';
+import { discover, type ChartUnit } from './read/discover.js';
+import { FileCache } from './read/file-cache.js';
 import { findOnPath } from './render/run-tool.js';
 import type { SandboxLimits } from './render/sandbox.js';
-import type { SourceFile } from './source-file.js';
-import { shownPath } from './shown-path.js';
+import { shownPath } from './read/shown-path.js';
 
 export interface RenderOptions {
   helm: string | undefined;
@@ -37,18 +36,6 @@ export interface ReadOptions {
 
 const HELM_HELP = 'install Helm (https://helm.sh/docs/intro/install/) or give --helm PATH; --no-render skips charts';
 const KUSTOMIZE_HELP = 'install kubectl (it includes kustomize) or kustomize, or give --kustomize PATH; --no-render skips kustomizations';
-/** Go template actions as charts write them: `{{ .Values.x }}`, `{{- include … }}`, `{{ if … }}`, `{{ $var }}`. */
-const TEMPLATE_ACTION = /\{\{-?\s*(?:\.[A-Za-z]|\$|(?:include|template|if|else|range|with|end|define|toYaml|tpl|required|default)\b)/;
-
-/** A mapping used as a key: YAML allows it, Kubernetes never has one; js-yaml names it "[object Object]". */
-function hasMappingKey(value: unknown, visited = new Set<object>()): boolean {
-  // Each node once: YAML aliases share nodes, and walking them as trees is exponential.
-  if (value === null || typeof value !== 'object' || visited.has(value)) return false;
-  visited.add(value);
-  if (Array.isArray(value)) return value.some((item) => hasMappingKey(item, visited));
-  return Object.entries(value).some(([key, child]) => key === '[object Object]' || hasMappingKey(child, visited));
-}
-
 export async function readInputs(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
   const found = discover(paths, options.exclusion);
   const plain = readPlainInputs(found.files, options.readStdin, found.regularFiles);
@@ -179,16 +166,4 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item:
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-/**
- * A file outside any chart that holds Go template actions and does not read as YAML: a template,
- * said so plainly. It may even parse — `name: {{ .Release.Name }}` is a flow mapping used as a key —
- * so a document with such a key counts too. (Template text inside strings, as Prometheus rules
- * have, is YAML like any other and is linted.)
- */
-export function templateProblem(file: InputFile, source: SourceFile): string | undefined {
-  if (file.rendered !== undefined || !file.text.includes('{{') || !TEMPLATE_ACTION.test(file.text)) return undefined;
-  if (source.error === undefined && !source.documents.some((document) => hasMappingKey(document.value))) return undefined;
-  return 'looks like a Go template ({{ … }}), not YAML: lint the chart it belongs to (the directory with Chart.yaml), or render it first (helm template CHART | probe-lint -)';
 }

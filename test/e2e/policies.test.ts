@@ -14,8 +14,8 @@ import type { ProbeLintConfig } from '../../src/engine/config.js';
 import { unknownCluster, type ClusterFacts } from '../../src/engine/cluster-facts.js';
 import { Engine } from '../../src/engine/engine.js';
 import { generatePolicies } from '../../src/policies/generate.js';
-import { lintDocumentsOf } from '../../src/source/documents.js';
-import { SourceFile } from '../../src/source/source-file.js';
+import { lintDocumentsOf } from '../../src/source/parse/documents.js';
+import { SourceFile } from '../../src/source/parse/source-file.js';
 import { eventually } from '../helpers.js';
 import {
   assertOwnStrength,

@@ -5,8 +5,8 @@ import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileAtomic } from '../atomic-write.js';
 import { dirname, join, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
-import { listDirectory } from './list-directory.js';
-import type { TreeGuard } from './tree-guard.js';
+import { listDirectory } from '../read/list-directory.js';
+import type { TreeGuard } from '../read/tree-guard.js';
 
 export interface ChartDependency {
   name: string;

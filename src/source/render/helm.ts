@@ -2,16 +2,16 @@
 // `# Source:` line helm writes above it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { InputFile, InputProblem } from '../inputs.js';
+import type { InputFile, InputProblem } from '../read/inputs.js';
 import { describeDependency, localDependency, missingDependencies, readChartMetadata, vendoredCopy } from './chart-dependencies.js';
-import type { ChartUnit } from './discover.js';
-import { renderedValues } from './chart-values.js';
-import { helmOrigin } from './helm-origin.js';
-import { shownPath } from '../shown-path.js';
-import type { FileCache } from './locate-source.js';
+import type { ChartUnit } from '../read/discover.js';
+import { renderedValues } from '../origin/chart-values.js';
+import { helmOrigin } from '../origin/helm-origin.js';
+import { shownPath } from '../read/shown-path.js';
+import type { FileCache } from '../read/file-cache.js';
 import { binaryIdentity, RenderCache, treeContent } from './render-cache.js';
 import { renderFailure, type RenderSandbox, type SandboxedRun } from './sandbox.js';
-import type { TreeGuard } from './tree-guard.js';
+import type { TreeGuard } from '../read/tree-guard.js';
 
 export interface HelmOptions {
   helm: string;

@@ -2,8 +2,8 @@
 // kustomization or a rendered stream: plain linting never loads child processes, sockets, zlib or
 // the render cache.
 export { renderChart } from './helm.js';
-export { helmOrigin } from './helm-origin.js';
+export { helmOrigin } from '../origin/helm-origin.js';
 export { renderKustomization } from './kustomize.js';
 export { RenderCache } from './render-cache.js';
 export { DEFAULT_SANDBOX_LIMITS, RenderSandbox } from './sandbox.js';
-export { TreeGuard, treeRootOf } from './tree-guard.js';
+export { TreeGuard, treeRootOf } from '../read/tree-guard.js';

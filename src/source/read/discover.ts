@@ -4,9 +4,9 @@
 import { existsSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
-import { manifestFilesUnder, type InputProblem } from '../inputs.js';
-import { NO_EXCLUSION, type PathExclusion } from '../excluded-paths.js';
-import { shownPath } from '../shown-path.js';
+import { manifestFilesUnder, type InputProblem } from './inputs.js';
+import { NO_EXCLUSION, type PathExclusion } from './excluded-paths.js';
+import { shownPath } from './shown-path.js';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 

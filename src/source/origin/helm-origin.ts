@@ -5,15 +5,16 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Position } from '../../model/position.js';
 import type { ResourceOrigin } from '../../model/resource.js';
-import type { RenderedOrigin } from '../rendered.js';
-import type { SourceFile } from '../source-file.js';
+import type { RenderedOrigin } from '../parse/rendered.js';
+import type { SourceFile } from '../parse/source-file.js';
 import { bodyText, DefineIndex } from './helm-defines.js';
-import { locateInTemplate, matchInTemplate, type FileCache, type TemplateMatch } from './locate-source.js';
-import { pathsIn } from './list-directory.js';
+import type { FileCache } from '../read/file-cache.js';
+import { locateInTemplate, matchInTemplate, type TemplateMatch } from './locate-template.js';
+import { pathsIn } from '../read/list-directory.js';
 import { deadLines } from './template-branches.js';
 import { subchartValues } from './chart-values.js';
-import type { TreeGuard } from './tree-guard.js';
-import { shownPath } from '../shown-path.js';
+import type { TreeGuard } from '../read/tree-guard.js';
+import { shownPath } from '../read/shown-path.js';
 
 const SOURCE_LINE = /^# Source: (.+)$/gm;
 

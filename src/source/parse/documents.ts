@@ -1,6 +1,6 @@
-import type { LintDocument, SourceIssue } from '../model/document.js';
-import { joinPointer } from '../model/pointer.js';
-import { resourcesOfDocument } from '../model/resource.js';
+import type { LintDocument, SourceIssue } from '../../model/document.js';
+import { joinPointer } from '../../model/pointer.js';
+import { resourcesOfDocument } from '../../model/resource.js';
 import type { RenderedOrigin } from './rendered.js';
 import type { SourceFile } from './source-file.js';
 

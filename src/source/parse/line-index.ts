@@ -1,4 +1,4 @@
-import type { Position } from '../model/position.js';
+import type { Position } from '../../model/position.js';
 
 /** Turns string offsets into 1-based line:column; the line table is built on first use only. */
 export class LineIndex {

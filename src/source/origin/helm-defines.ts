@@ -3,8 +3,8 @@
 // the chart and of each dependency chart it carries. A finding in rendered output is looked for in
 // the defines its template actually includes (transitively), never in a file it does not reach.
 import { join } from 'node:path';
-import type { FileCache } from './locate-source.js';
-import { listDirectory, pathsIn } from './list-directory.js';
+import type { FileCache } from '../read/file-cache.js';
+import { listDirectory, pathsIn } from '../read/list-directory.js';
 
 export interface Define {
   name: string;

@@ -6,7 +6,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { shownPath } from '../shown-path.js';
+import { shownPath } from './shown-path.js';
 
 /** A chart may not be larger than this in all (helm reads every file of it into memory). */
 const MAX_CHART_BYTES = 256 * 1024 * 1024;

@@ -1,6 +1,6 @@
 // Where a document of rendered output (helm template, kustomize build, or a rendered stream on
 // stdin) came from: the file the user edits, and the rendering itself.
-import type { ResourceOrigin } from '../model/resource.js';
+import type { ResourceOrigin } from '../../model/resource.js';
 import type { SourceFile } from './source-file.js';
 
 export interface RenderedOrigin {

@@ -1,6 +1,6 @@
 import jsYaml from 'js-yaml';
-import { parsePointer } from '../model/pointer.js';
-import type { Position } from '../model/position.js';
+import { parsePointer } from '../../model/pointer.js';
+import type { Position } from '../../model/position.js';
 import { LineIndex } from './line-index.js';
 import { flowQuestionMark } from './go-yaml-strictness.js';
 import { KUBECTL_SCHEMA } from './yaml11-schema.js';

@@ -5,8 +5,8 @@
 // certain (a file that does not read as a mapping, or --set, whose syntax is helm's own).
 import { join } from 'node:path';
 import jsYaml from 'js-yaml';
-import { KUBECTL_SCHEMA } from '../yaml11-schema.js';
-import type { FileCache } from './locate-source.js';
+import { KUBECTL_SCHEMA } from '../parse/yaml11-schema.js';
+import type { FileCache } from '../read/file-cache.js';
 
 export function renderedValues(chartDirectory: string, valueFiles: readonly string[], files: FileCache): Record<string, unknown> | undefined {
   let merged: Record<string, unknown> = {};

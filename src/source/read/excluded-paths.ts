@@ -2,7 +2,7 @@
 // --exclude (relative to the working directory). Matched as .gitignore matches: a pattern that
 // matches a directory excludes everything under it, so `hack`, `hack/` and `hack/**` all work.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { trimTrailing } from '../model/trim-trailing.js';
+import { trimTrailing } from '../../model/trim-trailing.js';
 import { compilePathGlob, GlobError } from './path-glob.js';
 import { shownPath } from './shown-path.js';
 

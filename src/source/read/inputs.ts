@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { extname, join } from 'node:path';
 import { NO_EXCLUSION, type PathExclusion } from './excluded-paths.js';
-import type { RenderedOrigin } from './rendered.js';
+import type { RenderedOrigin } from '../parse/rendered.js';
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 /** Directories that never hold the user's manifests. */

@@ -11,7 +11,7 @@
 //   - `<<` merges mappings.
 // Quoted scalars stay strings. Mapping keys become strings the way sigs.k8s.io/yaml does it.
 import jsYaml from 'js-yaml';
-import { trimTrailing } from '../model/trim-trailing.js';
+import { trimTrailing } from '../../model/trim-trailing.js';
 
 type Resolved = { value: unknown } | undefined;
 
