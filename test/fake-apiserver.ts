@@ -29,6 +29,8 @@ export const AUDITED_COLLECTIONS = [
 
 export class FakeApiServer {
   mode: ApiMode = 'ok';
+  /** Requests answered by nothing while the mode is 'hang', until release(): a test decides when they end, not a clock. */
+  private readonly held: { req: IncomingMessage; res: ServerResponse }[] = [];
   hostile: HostileAnswer | undefined;
   /** Bytes written by the hostile answers, to tell how much a client read before it stopped. */
   hostileBytes = 0;
@@ -130,6 +132,16 @@ current-context: fake
     }
   }
 
+  /** Requests held by 'hang' whose caller has not given up on them yet. */
+  get heldRequests(): number {
+    return this.held.filter(({ res }) => !res.destroyed && !res.writableEnded && !res.socket?.destroyed).length;
+  }
+
+  /** Answers every held request as the current mode would (set it first). */
+  release(): void {
+    for (const { req, res } of this.held.splice(0)) if (!res.destroyed && !res.socket?.destroyed) this.handle(req, res);
+  }
+
   get openConnections(): number {
     return this.sockets.size;
   }
@@ -141,7 +153,11 @@ current-context: fake
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'https://localhost');
     this.requests.push(`${url.pathname}${url.search}`);
-    if (this.mode === 'hang') return; // never answers
+    if (this.mode === 'hang') {
+      // Held, unanswered, until the test releases it (or the caller gives up and closes it).
+      this.held.push({ req, res });
+      return;
+    }
     if (this.mode === 'fail') {
       this.json(res, 500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, message: 'etcdserver: request timed out' });
       return;
