@@ -36,7 +36,24 @@ export { joinPointer } from './model/pointer.js';
 export { ipFamily, isLoopback, unbracket } from './model/loopback.js';
 export { cloneJson } from './model/json-value.js';
 export { trimTrailing } from './model/trim-trailing.js';
-export { checkIdentity, execCommand, requestPath, writtenEnv } from './model/probe-check.js';
+export { checkIdentity, requestPath } from './model/probe-check.js';
+export {
+  basename,
+  commandsRun,
+  execCommand,
+  expandVariables,
+  firstUrlHost,
+  goFlagValue,
+  hasOption,
+  optionValue,
+  SHELLS,
+  shellCommands,
+  urlHost,
+  writtenEnv,
+  type SimpleCommand,
+  type Word,
+} from './model/exec-command.js';
+export { WorkBudget, WorkBudgetExceeded } from './model/work-budget.js';
 export { actWindow, intervalSeconds, secondsToAct, secondsToActText, windowText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';
 export { bind, celString, eachProbe, effective, greatest, intOption, productText, resolvedPort, ruleOption } from './engine/cel.js';

@@ -2,10 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { effectiveProbe, resolvePort } from '../src/model/effective-probe.js';
-import { checkIdentity, expandVariables, requestPath } from '../src/model/probe-check.js';
+import { checkIdentity, requestPath } from '../src/model/probe-check.js';
+import { expandVariables } from '../src/model/exec-command.js';
 import { findPodSites } from '../src/model/pod-site.js';
 import { describeResource, identityOf, isKubeObject, resourcesOfDocument, standaloneResource } from '../src/model/resource.js';
-import { SourceFile } from '../src/source/source-file.js';
+import { SourceFile } from '../src/source/parse/source-file.js';
 import { lintText, podYaml } from './helpers.js';
 
 function sitesOf(text: string) {

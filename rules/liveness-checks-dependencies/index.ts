@@ -60,7 +60,7 @@ export default defineRule<Record<string, never>, MessageId>({
       },
     },
   },
-  checkContainer({ timedProbe, spec, site, evidence, evidenceWindow, report }) {
+  checkContainer({ timedProbe, spec, site, evidence, evidenceWindow, budget, report }) {
     for (const type of ['startup', 'liveness'] as const) {
       const probe = timedProbe(type);
       if (probe === undefined) continue;
@@ -93,7 +93,7 @@ export default defineRule<Record<string, never>, MessageId>({
           ...seen,
         });
       } else if (probe.handlerKind === 'exec') {
-        const found = remoteHost(execCommand(probe, spec));
+        const found = remoteHost(execCommand(probe, spec), budget);
         if (found === undefined) continue;
         report({
           messageId: 'execHost',

@@ -193,6 +193,12 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
             description:
               'Objects with more containers than this are not linted at admission; they get one warning (or a denial in enforce mode) instead (default 500).',
           },
+          maxWorkPerReview: {
+            type: 'integer',
+            minimum: 1000,
+            description:
+              "Work units one review's lint may take (a rule run on a container, or about a character an exec command's reader reads); past them the review answers with the findings found before, and a warning that says so (default 20,000,000).",
+          },
           namespaces: {
             type: 'object',
             description: 'Per-namespace settings, decided by the platform: they win over namespace labels.',

@@ -28,6 +28,7 @@ export interface WebhookConfig {
   coveredByPolicies?: boolean;
   fixAtAdmission?: string[];
   maxContainersPerReview?: number;
+  maxWorkPerReview?: number;
   namespaces?: Record<string, { mode?: WebhookMode; [optIn: string]: unknown }>;
   /** The rules' admission opt-ins (e.g. injectStartupProbe), by their config key. */
   [optIn: string]: unknown;

@@ -2,6 +2,7 @@ import type { LintDocument } from '../model/document.js';
 import { effectiveProbes } from '../model/effective-probe.js';
 import { findPodSites, type ContainerRole, type ContainerSite, type PodSite } from '../model/pod-site.js';
 import { identityOf, type Resource, type ResourceIdentity } from '../model/resource.js';
+import { WorkBudget, WorkBudgetExceeded } from '../model/work-budget.js';
 import type { ClusterFacts, ClusterFactsSource } from './cluster-facts.js';
 import type { RuntimeEvidence } from './runtime-evidence.js';
 import { ruleEnabled, ruleOptions, severityOverride, type ProbeLintConfig } from './config.js';
@@ -20,7 +21,17 @@ export interface EngineOptions {
   today?: string;
   /** What the kubelet did, per container (audit only): the runtime rules read it. */
   evidence?: RuntimeEvidence;
+  /** Work units one resource may take (DEFAULT_WORK_LIMIT): past them its lint stops with what it found. */
+  workLimit?: number;
 }
+
+/**
+ * Work units one resource's lint may take: a unit is a rule run on a container or pod, or about a
+ * character or word a reader of untrusted text (exec-command.ts) reads. Readers are linear, so a
+ * real object stays far below (the largest Pod the API server stores, 1.5 MiB, read a few times over);
+ * a hostile one stops here instead of holding the webhook's event loop for every other tenant.
+ */
+export const DEFAULT_WORK_LIMIT = 20_000_000;
 
 export interface RuleFailure {
   rule: string;
@@ -39,8 +50,28 @@ export interface LintResult {
   suppressed: SuppressedFinding[];
   /** A rule that threw is skipped for that object (fail-open) and listed here. */
   failures: RuleFailure[];
+  /** Resources whose lint stopped when its work budget was spent: their findings so far are kept. */
+  stopped: StoppedLint[];
   resources: number;
   containers: number;
+}
+
+export interface StoppedLint {
+  resource: Resource;
+  limit: number;
+}
+
+/** What a report says of a resource whose lint stopped at its work budget. */
+export function stoppedLintMessage(stopped: StoppedLint): string {
+  return `the lint of this object stopped after its work budget (${stopped.limit.toLocaleString('en-US')} units): the findings shown are those found before it; the object is far larger or more deeply nested than any probe needs`;
+}
+
+/** What a report says of a result's rule failures and stopped lints: one message per resource and cause. */
+export function resultProblems(result: LintResult): { resource: Resource; message: string }[] {
+  return [
+    ...result.failures.map((failure) => ({ resource: failure.resource, message: ruleFailureMessage(failure) })),
+    ...result.stopped.map((stopped) => ({ resource: stopped.resource, message: stoppedLintMessage(stopped) })),
+  ];
 }
 
 interface ActiveRule {
@@ -105,8 +136,8 @@ export class Engine {
   }
 
   /** Lints documents. */
-  lint(documents: readonly LintDocument[], run: RunFacts = collectRunFacts(documents)): LintResult {
-    const result: LintResult = { findings: [], suppressed: [], failures: [], resources: 0, containers: 0 };
+  lint(documents: readonly LintDocument[], run: RunFacts = collectRunFacts(documents), workLimit = this.options.workLimit ?? DEFAULT_WORK_LIMIT): LintResult {
+    const result: LintResult = { findings: [], suppressed: [], failures: [], stopped: [], resources: 0, containers: 0 };
     const source = this.options.cluster;
     const cluster = 'current' in source ? source.current() : source;
     for (const document of documents) {
@@ -114,18 +145,29 @@ export class Engine {
       if (first !== undefined && document.sourceIssues?.length) this.checkDocument(first, document, result);
       for (const resource of document.resources) {
         result.resources++;
-        const identity = identityOf(resource.object);
-        for (const site of findPodSites(resource)) {
-          const decodable = site.decodeIssues.length === 0;
-          this.checkPodSite(site, identity, decodable, result);
-          for (const container of site.containers) {
-            result.containers++;
-            this.checkContainer(site, container, identity, decodable && container.decodeIssues.length === 0, run, cluster, result);
-          }
+        const budget = new WorkBudget(workLimit);
+        try {
+          this.checkResource(resource, budget, run, cluster, result);
+        } catch (error) {
+          if (!(error instanceof WorkBudgetExceeded)) throw error;
+          result.stopped.push({ resource, limit: workLimit });
         }
       }
     }
     return result;
+  }
+
+  private checkResource(resource: Resource, budget: WorkBudget, run: RunFacts, cluster: ClusterFacts, result: LintResult): void {
+    const identity = identityOf(resource.object);
+    for (const site of findPodSites(resource)) {
+      const decodable = site.decodeIssues.length === 0;
+      budget.spend(this.siteRules.length);
+      this.checkPodSite(site, identity, decodable, result);
+      for (const container of site.containers) {
+        result.containers++;
+        this.checkContainer(site, container, identity, decodable && container.decodeIssues.length === 0, run, cluster, budget, result);
+      }
+    }
   }
 
   private checkDocument(resource: Resource, document: LintDocument, result: LintResult): void {
@@ -159,11 +201,13 @@ export class Engine {
     decodable: boolean,
     run: RunFacts,
     cluster: ClusterFacts,
+    budget: WorkBudget,
     result: LintResult,
   ): void {
     const rules = this.containerRules[container.role][container.longRunning ? 'longRunning' : 'any'];
     // Stryker disable next-line ConditionalExpression: a shortcut; with no rules the probes are read for nothing.
     if (rules.length === 0) return;
+    budget.spend(rules.length);
     const probes = effectiveProbes(container);
     const timedProbes = probes.filter((probe) => probe.numbersValid);
     const target: ReportTarget = { resource: site.resource, identity, container: container.name, metadata: [site.resource.object.metadata, site.podMetadata] };
@@ -182,6 +226,7 @@ export class Engine {
       run,
       evidence: this.options.evidence?.forContainer(identity, container.name),
       evidenceWindow: this.options.evidence?.window,
+      budget,
       report: (report) => this.record(current, target, report, result),
     };
     for (const active of rules) {
@@ -192,6 +237,7 @@ export class Engine {
       try {
         active.rule.checkContainer!(context);
       } catch (error) {
+        if (error instanceof WorkBudgetExceeded) throw error;
         result.failures.push({ rule: active.rule.meta.id, resource: site.resource, error });
       }
     }
@@ -201,6 +247,7 @@ export class Engine {
     try {
       check();
     } catch (error) {
+      if (error instanceof WorkBudgetExceeded) throw error;
       result.failures.push({ rule: active.rule.meta.id, resource, error });
     }
   }

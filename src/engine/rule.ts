@@ -4,6 +4,7 @@ import type { SourceIssue } from '../model/document.js';
 import type { EffectiveProbe, ProbeType } from '../model/effective-probe.js';
 import type { ContainerRole, ContainerSite, PodSite } from '../model/pod-site.js';
 import type { Position } from '../model/position.js';
+import type { WorkBudget } from '../model/work-budget.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import type { RunFacts } from './run-facts.js';
 import type { ContainerEvidence, FindingEvidence } from './runtime-evidence.js';
@@ -177,6 +178,8 @@ export interface ContainerContext<Options, MessageId extends string> {
   evidence: ContainerEvidence | undefined;
   /** The window the evidence covers, e.g. "1h" (audit only). */
   evidenceWindow: string | undefined;
+  /** The resource's work budget: a reader of untrusted text (exec-command.ts) draws from it as it reads. */
+  budget: WorkBudget;
   report: (report: Report<MessageId>) => void;
 }
 

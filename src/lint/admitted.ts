@@ -1,5 +1,5 @@
 // One object under admission (the webhook's reviews): linted within bounds a tenant cannot stretch.
-import type { Engine, LintResult } from '../engine/engine.js';
+import { DEFAULT_WORK_LIMIT, type Engine, type LintResult } from '../engine/engine.js';
 import { isKubeObject, standaloneResource } from '../model/resource.js';
 
 export interface AdmissionLimits {
@@ -7,9 +7,11 @@ export interface AdmissionLimits {
   maxContainers: number;
   /** Objects nested deeper are not linted (no Kubernetes object is; deep ones only cost stack). */
   maxDepth: number;
+  /** Work units one review's lint may take (the engine's DEFAULT_WORK_LIMIT): past them it stops with what it found. */
+  maxWork: number;
 }
 
-export const DEFAULT_LIMITS: AdmissionLimits = { maxContainers: 500, maxDepth: 100 };
+export const DEFAULT_LIMITS: AdmissionLimits = { maxContainers: 500, maxDepth: 100, maxWork: DEFAULT_WORK_LIMIT };
 
 export type AdmittedLint = { kind: 'linted'; result: LintResult } | { kind: 'not-applicable' } | { kind: 'unreadable'; reason: string };
 
@@ -27,7 +29,8 @@ export function lintAdmitted(engine: Engine, object: unknown, limits: AdmissionL
     };
   }
   try {
-    return { kind: 'linted', result: engine.lint([{ resources: [standaloneResource(object)] }]) };
+    const documents = [{ resources: [standaloneResource(object)] }];
+    return { kind: 'linted', result: engine.lint(documents, undefined, limits.maxWork) };
   } catch (error) {
     return { kind: 'unreadable', reason: `probe-lint failed on it (${error instanceof Error ? error.name : 'error'})` };
   }

@@ -1,13 +1,13 @@
 // Units through the engine: every finding located in what the user edits, each once, in report
 // order, with what the summary and the formats that list objects need. Prints nothing.
-import { ruleFailureMessage, type Engine, type LintResult, type RuleFailure } from '../engine/engine.js';
+import { resultProblems, type Engine, type LintResult } from '../engine/engine.js';
 import { severityRank, type Finding } from '../engine/finding.js';
 import type { Severity } from '../engine/rule.js';
 import { linkRuntimeFindings, runtimeFirst } from '../engine/runtime-causes.js';
 import { RunFacts, type ServiceQuery } from '../engine/run-facts.js';
 import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
-import { describeResource, identityOf } from '../model/resource.js';
+import { describeResource, identityOf, type Resource } from '../model/resource.js';
 import {
   compareLocated,
   locate,
@@ -129,14 +129,14 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
     const run = new RunFacts();
     const seen = { resources: 0, containers: 0 };
     const waiting: { index: number; result: LintResult; queries: readonly ServiceQuery[]; services: number }[] = [];
-    // A rule that throws is an input error, listed after the unit's parse errors and in document order,
-    // whatever order the documents were linted in.
-    const failures: { index: number; failure: RuleFailure }[] = [];
+    // A rule that throws, or a lint stopped at its work budget, is an input error, listed after the
+    // unit's parse errors and in document order, whatever order the documents were linted in.
+    const failures: { index: number; resource: Resource; message: string }[] = [];
     const settleDocument = (index: number, result: LintResult) => {
       seen.resources += result.resources;
       seen.containers += result.containers;
       if (options.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
-      for (const failure of result.failures) failures.push({ index, failure });
+      for (const problem of resultProblems(result)) failures.push({ index, ...problem });
       for (const finding of result.findings) {
         if (shown(finding.severity)) linted.located.push(settle(finding));
         else linted.hidden++;
@@ -172,9 +172,9 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
       settleDocument(index, changed ? engine.lint([unit.documents[index]!], run) : result);
     }
     failures.sort((a, b) => a.index - b.index);
-    for (const { failure } of failures) {
-      const where = failure.resource.origin.file ?? describeResource(identityOf(failure.resource.object));
-      inputErrors.push({ file: where, message: ruleFailureMessage(failure) });
+    for (const { resource, message } of failures) {
+      const where = resource.origin.file ?? describeResource(identityOf(resource.object));
+      inputErrors.push({ file: where, message });
     }
     linted.documentCount += unit.documents.length;
     linted.engineCounts.resources += seen.resources;

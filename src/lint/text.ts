@@ -1,5 +1,5 @@
 // What the CLI reports for one file, for text an editor holds (saved or not).
-import { ruleFailureMessage, type Engine, type LintResult } from '../engine/engine.js';
+import { resultProblems, type Engine, type LintResult } from '../engine/engine.js';
 import type { LintDocument } from '../model/document.js';
 import { locate, type LocatedFinding } from '../report/located.js';
 import type { FileDocuments } from '../source/file-documents.js';
@@ -12,7 +12,7 @@ export interface TextLint {
   /** The engine's findings, located. */
   findings: LocatedFinding[];
   problems: InputProblem[];
-  /** What the engine returned: suppressed findings and rule failures too. */
+  /** What the engine returned: suppressed findings, rule failures and stopped lints too. */
   result: LintResult;
 }
 
@@ -20,6 +20,6 @@ export function lintText(engine: Engine, read: FileDocuments): TextLint {
   const path = read.source.file;
   const problems = read.problem === undefined ? [] : [read.problem];
   const result = engine.lint(read.documents);
-  for (const failure of result.failures) problems.push({ path, message: ruleFailureMessage(failure) });
+  for (const { message } of resultProblems(result)) problems.push({ path, message });
   return { source: read.source, documents: read.documents, findings: result.findings.map(locate), problems, result };
 }

@@ -60,6 +60,12 @@ export class WebhookMetrics {
     labelNames: ['endpoint'] as const,
     registers: [this.registry],
   });
+  readonly stoppedReviews = new Counter({
+    name: 'probe_lint_reviews_stopped_total',
+    help: 'Reviews whose lint stopped at its work budget and answered with the findings found before it, by endpoint.',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
   readonly badRequests = new Counter({
     name: 'probe_lint_bad_requests_total',
     help: 'Requests answered with a 4xx, by route (unknown paths are "other") and status.',

@@ -48,6 +48,10 @@ function reviewHandlers(options: ReviewDependencies): Record<Endpoint, ReviewHan
         metrics.ruleFailures.inc({ rule });
         request.log.error({ rule, uid: admission.uid }, 'rule failed; allowed for this rule');
       }
+      if (outcome.stopped === true) {
+        metrics.stoppedReviews.inc({ endpoint: 'validate' });
+        request.log.warn({ uid: admission.uid }, 'review stopped at its work budget; answered with the findings found before it');
+      }
       if (outcome.unreadable !== undefined) {
         metrics.unreadable.inc({ endpoint: 'validate' });
         request.log.warn({ uid: admission.uid, reason: outcome.unreadable }, 'object not checked');

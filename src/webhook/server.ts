@@ -113,6 +113,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   const limits: AdmissionLimits = {
     ...DEFAULT_LIMITS,
     ...(options.webhook.maxContainersPerReview !== undefined ? { maxContainers: options.webhook.maxContainersPerReview } : {}),
+    ...(options.webhook.maxWorkPerReview !== undefined ? { maxWork: options.webhook.maxWorkPerReview } : {}),
   };
   await app.register(webhookPlugin, {
     session: options.session,

@@ -19,7 +19,13 @@ export interface ValidationOutcome {
   suppressedByAnnotation: Finding[];
   /** Why the object could not be checked, when it could not. */
   unreadable?: string;
+  /** The lint stopped at its work budget: the findings are those found before it. */
+  stopped?: boolean;
 }
+
+/** The admission warning of a review whose lint stopped at its work budget (one line, under 256 runes). */
+export const STOPPED_WARNING =
+  'probe-lint stopped checking this object at its work budget: the warnings shown are those found before it; lint the manifest with probe-lint for the rest';
 
 export interface ValidationSettings {
   limits: AdmissionLimits;
@@ -63,7 +69,11 @@ export function validateRequest(request: AdmissionRequest, session: LintSession,
   const errors = enforce ? [...shown.filter((finding) => finding.severity === 'error'), ...hiddenErrors] : [];
   // Only enforce mode denies; the old object is linted only then (on UPDATE, to spare legacy objects).
   const denying = request.operation === 'UPDATE' && errors.length > 0 ? findingsTheUpdateOwns(errors, request, session, settings.limits) : errors;
-  const warnings = admissionWarnings(shown.filter((finding) => !denying.includes(finding)));
+  const stopped = result.stopped.length > 0;
+  const warnings = admissionWarnings(
+    shown.filter((finding) => !denying.includes(finding)),
+    stopped ? [STOPPED_WARNING] : [],
+  );
   const response: AdmissionResponse = { uid: request.uid, allowed: denying.length === 0 };
   if (warnings.length > 0) response.warnings = warnings;
   if (denying.length > 0) response.status = { code: 400, reason: 'BadRequest', message: denialMessage(denying) };
@@ -73,6 +83,7 @@ export function validateRequest(request: AdmissionRequest, session: LintSession,
     findings: result.findings,
     failedRules,
     suppressedByAnnotation: byAnnotation.filter((finding) => !hiddenErrors.includes(finding)),
+    ...(stopped ? { stopped } : {}),
   };
 }
 

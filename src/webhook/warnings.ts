@@ -20,12 +20,12 @@ export function warningLine(finding: Finding): string {
   return words.slice(0, Math.max(words.lastIndexOf(' '), 1)).trimEnd() + suffix;
 }
 
-/** Warning lines for all findings, most severe first, within the API server's total budget. */
-export function admissionWarnings(findings: readonly Finding[]): string[] {
+/** Warning lines for all findings, most severe first, after `lead` (lines of probe-lint's own), within the API server's total budget. */
+export function admissionWarnings(findings: readonly Finding[], lead: readonly string[] = []): string[] {
   const ordered = [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
   const lines = [...new Set(ordered.map(warningLine))];
-  const kept: string[] = [];
-  let used = 0;
+  const kept: string[] = [...lead];
+  let used = lead.reduce((total, line) => total + runes(line), 0);
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
     const reserve = index < lines.length - 1 ? MORE_LINE_RESERVE : 0;
