@@ -241,11 +241,12 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
 
 describe('the GitLab CI/CD component, run by gitlab-ci-local', { skip: unavailable }, () => {
   /** The project, with the component at templates/ and an include of it at HEAD, as its own project tests it. */
-  function runComponent(kind: 'examples' | 'info-only', inputs: Record<string, string>) {
+  function runComponent(kind: 'examples' | 'info-only', inputs: Record<string, string>, commit?: (project: string) => void) {
     const project = mkdtempSync(join(tmpdir(), 'probe-lint-gitlab-'));
     mkdirSync(join(project, 'templates'));
     cpSync(join(ROOT, 'templates/probe-lint.yml'), join(project, 'templates/probe-lint.yml'));
     manifests(kind, join(project, inputs.path ?? 'manifests'));
+    commit?.(project);
     const sha = gitRepository(project, 'https://gitlab.com/probe-lint/probe-lint.git');
     // The package: this checkout (npm links a directory, with its dependencies as they are), so the job needs no network.
     const withPackage = { package: ROOT, ...inputs };
@@ -280,6 +281,38 @@ describe('the GitLab CI/CD component, run by gitlab-ci-local', { skip: unavailab
     const passed = runComponent('info-only', { path: 'manifests', 'fail-on': 'warning' });
     assert.equal(passed.code, 0, passed.output);
     assert.ok(existsSync(join(passed.project, 'gl-code-quality-report.json')) && existsSync(join(passed.project, 'probe-lint-junit.xml')));
+  });
+
+  it("runs nothing the repository commits before the lint (no install script of a .probe-lint/ or a package.json), and writes no report through the repository's links", () => {
+    const outside = mkdtempSync(join(tmpdir(), 'probe-lint-gitlab-outside-'));
+    const target = join(outside, 'kept.json');
+    writeFileSync(target, 'kept');
+    const marker = join(outside, 'ran');
+    const script = `node -e "require('fs').writeFileSync(${JSON.stringify(marker)}, process.env.CI_JOB_TOKEN ?? 'no token')"`;
+    const run = runComponent('examples', { path: 'manifests', 'fail-on': 'error' }, (project) => {
+      // What an install in the project would honour: the prefix's own package.json (its dependencies are
+      // installed too, their scripts run), a package.json and an .npmrc of the project.
+      mkdirSync(join(project, 'hostile'));
+      writeFileSync(join(project, 'hostile/package.json'), JSON.stringify({ name: 'hostile', version: '1.0.0', scripts: { install: script } }));
+      for (const directory of ['.probe-lint', '.']) {
+        mkdirSync(join(project, directory), { recursive: true });
+        writeFileSync(
+          join(project, directory, 'package.json'),
+          JSON.stringify({
+            name: 'project',
+            version: '1.0.0',
+            dependencies: { hostile: `file:${directory === '.' ? '' : '../'}hostile` },
+            scripts: { preinstall: script, install: script, postinstall: script },
+          }),
+        );
+      }
+      writeFileSync(join(project, '.npmrc'), `prefix=${outside}\nscript-shell=/bin/false\n`);
+      symlinkSync(target, join(project, 'gl-code-quality-report.json'));
+    });
+    assert.ok(!existsSync(marker), `a committed install script ran:\n${run.output}`);
+    assert.equal(readFileSync(target, 'utf8'), 'kept');
+    assert.equal(run.code, 1, run.output);
+    assert.match(run.output, /cannot write the gitlab report to gl-code-quality-report\.json: it is a symbolic link/);
   });
 
   it('takes a path with spaces, quotes, a colon, $VAR, $(…), # or a leading -- as a path', () => {

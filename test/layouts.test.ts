@@ -224,21 +224,33 @@ describe('repository layouts', () => {
     }
   });
 
-  it('outside a git work tree, the working directory is the tree: an overlay reaches its ../../base, a base above it is refused by name', () => {
+  it('outside a git work tree, the tree is the input itself: an overlay reaches its ../../base only with --root naming a wider one, which the refusal says', () => {
     const work = mkdtempSync(join(tmpdir(), 'probe-lint-no-git-'));
     cpSync(join(ROOT, 'test/fixtures/repo/kustomize'), join(work, 'kustomize'), { recursive: true });
-    const result = lintLayout('kustomize/overlays/staging', work);
-    assert.deepEqual(result.inputErrors, []);
-    assert.ok(
-      result.findings.some((finding) => finding.startsWith('kustomize/base/deployment.yaml:')),
-      result.findings.join('\n'),
-    );
-    const inside = lintLayout('.', join(work, 'kustomize/overlays/staging'));
-    assert.equal(inside.code, 2);
+    const alone = lintLayout('kustomize/overlays/staging', work);
+    assert.equal(alone.code, 2);
     assert.match(
-      inside.inputErrors[0]!,
-      /^kustomization\.yaml: cannot build the kustomization \(kubectl kustomize \.\): kustomization\.yaml refers to \.\.\/\.\.\/base, which is \/.*\/kustomize\/base, outside the tree being linted/,
+      alone.inputErrors[0]!,
+      /^kustomize\/overlays\/staging\/kustomization\.yaml: cannot build the kustomization .*refers to \.\.\/\.\.\/base, which is .*kustomize\/base, outside the tree being linted \(the git work tree holding the input, else the input itself; --root DIR names a wider one\)/,
     );
+    const rooted = runCli(['kustomize/overlays/staging', '--root', '.', ...tools, '--format', 'json'], { cwd: work });
+    const output = JSON.parse(rooted.stdout) as { findings: JsonFinding[]; inputErrors: unknown[] };
+    assert.deepEqual(output.inputErrors, []);
+    assert.ok(
+      output.findings.some((finding) => finding.file === 'kustomize/base/deployment.yaml'),
+      rooted.stdout,
+    );
+  });
+
+  it('a chart linted from a directory that is no git work tree reads only its own files: a template linked to a file beside the chart is refused', () => {
+    const home = mkdtempSync(join(tmpdir(), 'probe-lint-home-'));
+    cpSync(join(ROOT, 'test/fixtures/repo/charts/gateway'), join(home, 'web'), { recursive: true });
+    writeFileSync(join(home, 'private.yaml'), 'kind: ConfigMap\napiVersion: v1\nmetadata: {name: home-secret}\n');
+    symlinkSync(join(home, 'private.yaml'), join(home, 'web/templates/linked.yaml'));
+    const result = lintLayout('web', home);
+    assert.equal(result.code, 2);
+    assert.match(result.inputErrors.join('\n'), /web\/templates\/linked\.yaml is a symbolic link to .*private\.yaml, outside the tree being linted/);
+    assert.ok(!JSON.stringify(result.raw).includes('home-secret'));
   });
 
   it('a packaged subchart (charts/*.tgz): findings name the archive, which exists, and the template inside it', () => {

@@ -33,7 +33,7 @@ export function applyFixes(
     if (dryRun) io.stdout(unifiedDiff(file.path, text, outcome.text));
     else if (file.path !== '-') {
       try {
-        writeFixedFile(file.path, text, outcome.text, file.encoding);
+        writeFixedFile(file.path, text, outcome.text, file.encoding, file.identity);
       } catch (error) {
         inputs.inputErrors.push({ file: file.path, message: `not fixed: cannot write the file: ${(error as Error).message}` });
         continue;

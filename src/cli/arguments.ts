@@ -45,6 +45,8 @@ export interface LintArguments extends ReportArguments {
   render: RenderOptions;
   /** --exclude: globs relative to the working directory. */
   exclude: string[];
+  /** --root: the tree inputs may read, instead of each input's own. */
+  root: string | undefined;
 }
 
 export interface TimelineArguments {
@@ -58,6 +60,8 @@ export interface TimelineArguments {
   config: string | undefined;
   /** --exclude: globs relative to the working directory. */
   exclude: string[];
+  /** --root: the tree inputs may read, instead of each input's own. */
+  root: string | undefined;
 }
 
 export interface AuditArguments extends ReportArguments {
@@ -170,6 +174,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         render: renderOptions(string, flag, list),
         config: string('config'),
         exclude: list('exclude'),
+        root: string('root'),
       };
     case 'lsp':
       noExtra();
@@ -222,6 +227,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         failIfNoObjects: flag('fail-if-no-objects') ? true : flag('no-fail-if-no-objects') ? false : undefined,
         render: renderOptions(string, flag, list),
         exclude: list('exclude'),
+        root: string('root'),
       };
     }
   }

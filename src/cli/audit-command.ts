@@ -12,12 +12,14 @@ import { EvidenceMap } from '../engine/runtime-evidence.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import type { AuditArguments } from './arguments.js';
 import { commandProgress, loadConfigOrReport, withRuleSelection, type CommandIo } from './context.js';
-import { reportOutcome } from './report-outcome.js';
+import { clearReportPaths, reportOutcome } from './report-outcome.js';
 import { LintSession } from '../lint/index.js';
 import { visible } from '../report/visible.js';
 
 /** `probe-lint audit`: lints the workloads living in a cluster; findings name `kind/namespace/name`. */
 export async function runAudit(args: AuditArguments, io: CommandIo): Promise<number> {
+  const refused = clearReportPaths(args.reports, io);
+  if (refused !== undefined) return refused;
   const loaded = await loadConfigOrReport(args.config, io, 'probe-lint audit');
   if (loaded === undefined) return 2;
   const config = withRuleSelection(loaded, args.enable, args.disable);

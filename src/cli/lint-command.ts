@@ -1,14 +1,17 @@
 // `probe-lint PATH...`: the lint session over the paths, its findings in the chosen format.
+import { resolve } from 'node:path';
 import { RULES } from '../../rules/index.js';
 import { LintSession } from '../lint/index.js';
 import { formatListsObjects, formatReadsObjects } from '../report/formats.js';
 import { visible } from '../report/visible.js';
 import type { LintArguments } from './arguments.js';
 import { cliClusterFacts, commandProgress, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
-import { reportOutcome } from './report-outcome.js';
+import { clearReportPaths, reportOutcome } from './report-outcome.js';
 
 /** Returns the exit code. */
 export async function runLint(args: LintArguments, io: CommandIo): Promise<number> {
+  const refused = clearReportPaths(args.reports, io);
+  if (refused !== undefined) return refused;
   const loaded = await loadConfigOrReport(args.config, io);
   if (loaded === undefined) return 2;
   const config = withRuleSelection(loaded, args.enable, args.disable);
@@ -19,6 +22,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
     {
       render: args.render,
       exclusion: pathExclusion(loaded, args.exclude, io.cwd),
+      ...(args.root !== undefined ? { root: resolve(io.cwd, args.root) } : {}),
       readStdin: io.readStdin,
       env: io.env,
       ...(progress.listener !== undefined ? { progress: progress.listener } : {}),

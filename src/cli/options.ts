@@ -126,6 +126,14 @@ export const OPTIONS: readonly OptionSpec[] = [
       "never lint paths matching GLOB (relative to the working directory; a directory excludes all under it; repeatable; adds to the config's exclude)",
     commands: ['lint', 'timeline'],
   },
+  {
+    name: 'root',
+    type: 'string',
+    value: 'DIR',
+    description:
+      'the tree a chart, a kustomization or a linked manifest may read (default: the git work tree holding each input, else the input itself): an overlay outside git reaching ../../base needs it',
+    commands: ['lint', 'timeline'],
+  },
   { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: RENDERING },
   {
     name: 'kustomize',

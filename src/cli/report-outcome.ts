@@ -3,10 +3,12 @@ import { RULES } from '../../rules/index.js';
 import { severityRank } from '../engine/finding.js';
 import type { Severity } from '../engine/rule.js';
 import type { LintOutcome } from '../lint/index.js';
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { reportChunks } from '../report/formats.js';
 import { visible } from '../report/visible.js';
-import { writeFileAtomic } from '../source/atomic-write.js';
+import { refuseReportLinks, writeFileAtomic } from '../source/atomic-write.js';
+import { treeRootOf } from '../source/read/tree-root.js';
 import { summarize, type ReportInput } from '../report/located.js';
 import type { FailOn, ReportArguments } from './arguments.js';
 import { useColor, type CommandIo } from './context.js';
@@ -52,7 +54,9 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
   for (const { format, file } of args.reports) {
     try {
       // A file is no terminal: no colour, no width.
-      writeFileAtomic(resolve(io.cwd, file), Buffer.from([...(await reportChunks(format, { ...input, color: false, columns: undefined }))].join('')));
+      writeFileAtomic(resolve(io.cwd, file), Buffer.from([...(await reportChunks(format, { ...input, color: false, columns: undefined }))].join('')), {
+        report: { tree: treeRootOf(io.cwd) },
+      });
     } catch (error) {
       io.stderr(`probe-lint: cannot write the ${format} report to ${visible(file)}: ${visible((error as Error).message)}\n`);
       return { code: 2, input };
@@ -60,6 +64,27 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
   }
   if (outcome.inputErrors.length > 0) return { code: 2, input };
   return { code: outcome.findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0, input };
+}
+
+/**
+ * Before anything is read: every --report path is cleared, so that a run that stops early (exit 2)
+ * leaves no file for a CI step to upload — a pull request's own committed `probe-lint.sarif` would
+ * otherwise be taken as this run's — and a path that is a link, or leads out of the work tree, is
+ * refused by name. Returns the exit code of a refusal, else undefined.
+ */
+export function clearReportPaths(reports: ReportArguments['reports'], io: CommandIo): number | undefined {
+  const tree = treeRootOf(io.cwd);
+  for (const { format, file } of reports) {
+    const path = resolve(io.cwd, file);
+    try {
+      refuseReportLinks(path, tree);
+      rmSync(path, { force: true });
+    } catch (error) {
+      io.stderr(`probe-lint: cannot write the ${format} report to ${visible(file)}: ${visible((error as Error).message)}\n`);
+      return 2;
+    }
+  }
+  return undefined;
 }
 
 /** Links to lines on GitHub, where a workflow says which repository and commit it runs on. */

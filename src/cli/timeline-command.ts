@@ -1,6 +1,7 @@
 // `probe-lint timeline`: for each container of the inputs (manifests, charts, kustomizations), the
 // windows in which the kubelet acts on its probes, from the same timing model as every message. The
 // inputs are read by the lint session, so timeline sees exactly the objects `lint` sees.
+import { resolve } from 'node:path';
 import { RULES } from '../../rules/index.js';
 import { clusterFactsFrom } from '../engine/config.js';
 import { LintSession } from '../lint/index.js';
@@ -19,6 +20,7 @@ export async function runTimeline(args: TimelineArguments, io: CommandIo): Promi
     {
       render: args.render,
       exclusion: pathExclusion(config, args.exclude, io.cwd),
+      ...(args.root !== undefined ? { root: resolve(io.cwd, args.root) } : {}),
       readStdin: io.readStdin,
       env: io.env,
       ...(progress.listener !== undefined ? { progress: progress.listener } : {}),

@@ -1,14 +1,14 @@
 import { isAbsolute } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { writeFileAtomic } from '../source/atomic-write.js';
-import { encodeText, type TextEncoding } from '../source/read/inputs.js';
+import { encodeText, type FileIdentity, type TextEncoding } from '../source/read/inputs.js';
 
 /**
  * Replaces a manifest's content with its fixed text through the one atomic writer: all or nothing,
  * and only while the file still holds what was read (an editor's save meanwhile is never lost).
  */
-export function writeFixedFile(path: string, expectedBefore: string, text: string, encoding?: TextEncoding): void {
-  writeFileAtomic(path, encodeText(text, encoding), { expected: encodeText(expectedBefore, encoding) });
+export function writeFixedFile(path: string, expectedBefore: string, text: string, encoding?: TextEncoding, identity?: FileIdentity): void {
+  writeFileAtomic(path, encodeText(text, encoding), { expected: encodeText(expectedBefore, encoding), ...(identity !== undefined ? { identity } : {}) });
 }
 
 /** A unified diff, labelled git-style (a/ and b/) for relative paths. */

@@ -28,6 +28,8 @@ export interface LintSessionOptions {
   render?: RenderOptions;
   /** Paths never linted (the config's exclude, --exclude). */
   exclusion?: PathExclusion;
+  /** The tree a chart, a kustomization or a linked manifest may read (--root); by default each input's own. */
+  root?: string;
   /** What "-" reads. */
   readStdin?: () => string | Buffer;
   env?: Readonly<Record<string, string | undefined>>;
@@ -74,6 +76,7 @@ export class LintSession {
       env: this.options.env ?? {},
       render: this.options.render ?? NO_RENDERING,
       ...(this.options.exclusion !== undefined ? { exclusion: this.options.exclusion } : {}),
+      ...(this.options.root !== undefined ? { root: this.options.root } : {}),
       ...(this.options.progress !== undefined ? { progress: this.options.progress } : {}),
     });
     return { files: read.files, inputErrors: read.problems.map(inputErrorOf), notices: read.notices };

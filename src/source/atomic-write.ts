@@ -23,7 +23,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 
 export interface AtomicWriteOptions {
   /** The mode of a new file (an existing file keeps its own mode, and its owner when root writes). */
@@ -33,6 +33,14 @@ export interface AtomicWriteOptions {
    * the time of the write (an editor saved meanwhile), nothing is written.
    */
   expected?: Buffer;
+  /**
+   * A report's path (--report, the Action's SARIF, the component's files): a link at the path is
+   * refused, never followed — a pull request can commit `probe-lint.sarif -> ../../x` — and so is a
+   * path inside `tree` whose directory, links resolved, lies outside it.
+   */
+  report?: { tree: string };
+  /** The file read (device and inode): the write goes only to it, never to a file or link swapped in at its name since. */
+  identity?: { dev: number; ino: number };
 }
 
 /**
@@ -52,7 +60,8 @@ export class WriteRefused extends Error {}
  * over it would leave the other names with the old text) or changed since it was read is refused.
  */
 export function writeFileAtomic(path: string, data: Buffer, options: AtomicWriteOptions = {}): void {
-  const target = targetOf(path);
+  if (options.report !== undefined) refuseReportLinks(path, options.report.tree);
+  const target = options.report !== undefined ? path : targetOf(path);
   const existing = statOrUndefined(target);
   if (existing !== undefined) {
     if (!existing.isFile()) throw new WriteRefused('not a regular file');
@@ -63,6 +72,7 @@ export function writeFileAtomic(path: string, data: Buffer, options: AtomicWrite
       );
   } else if (options.expected !== undefined) throw new WriteRefused('the file is gone since probe-lint read it');
   unchangedSince(target, options.expected);
+  sameFile(path, target, options.identity);
   const temporary = join(dirname(target), `.${basename(target)}.probe-lint-${randomHex(8)}.tmp`);
   // O_EXCL and O_NOFOLLOW: nothing planted at that name is followed or overwritten.
   const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
@@ -79,6 +89,7 @@ export function writeFileAtomic(path: string, data: Buffer, options: AtomicWrite
     }
     // Checked again at the last moment: a file saved while this one was written is not overwritten.
     unchangedSince(target, options.expected);
+    sameFile(path, target, options.identity);
     renameSync(temporary, target);
   } catch (error) {
     try {
@@ -101,6 +112,34 @@ function writeAll(descriptor: number, data: Buffer): void {
   }
 }
 
+/** Why a report may not be written at `path` (a WriteRefused), checked before anything is opened. */
+export function refuseReportLinks(path: string, tree: string): void {
+  let stats: Stats | undefined;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    // nothing there yet
+  }
+  if (stats?.isSymbolicLink()) throw new WriteRefused('it is a symbolic link, and a report is never written through one; remove the link');
+  if (stats !== undefined && !stats.isFile()) throw new WriteRefused('not a regular file');
+  const realTree = realOrSelf(tree);
+  if (!inside(resolve(path), resolve(tree)) && !inside(resolve(path), realTree)) return;
+  const directory = realOrSelf(dirname(resolve(path)));
+  if (!inside(directory, realTree)) throw new WriteRefused(`its directory is a link out of the work tree (to ${directory}); a report stays inside it`);
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
 function targetOf(path: string): string {
   try {
     return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
@@ -116,6 +155,19 @@ function statOrUndefined(path: string): Stats | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** The path still leads where it did, to the file that was read. */
+function sameFile(path: string, target: string, identity: AtomicWriteOptions['identity']): void {
+  if (identity === undefined) return;
+  let now: Stats;
+  try {
+    now = statSync(path);
+  } catch {
+    throw new WriteRefused('the file is gone since probe-lint read it');
+  }
+  if (targetOf(path) !== target || now.dev !== identity.dev || now.ino !== identity.ino)
+    throw new WriteRefused('the file is no longer the one probe-lint read (replaced, or swapped for a link); run it again');
 }
 
 function unchangedSince(target: string, expected: Buffer | undefined): void {

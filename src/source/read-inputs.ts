@@ -10,6 +10,7 @@ import { FileCache } from './read/file-cache.js';
 import { findOnPath } from './render/run-tool.js';
 import type { SandboxLimits } from './render/sandbox.js';
 import { shownPath } from './read/shown-path.js';
+import { TreeBounds, treeRootOf } from './read/tree-root.js';
 
 export interface RenderOptions {
   helm: string | undefined;
@@ -30,6 +31,8 @@ export interface ReadOptions {
   render: RenderOptions;
   /** Paths never linted (the config's exclude, --exclude). */
   exclusion?: PathExclusion;
+  /** The tree a chart, a kustomization or a linked manifest may read (--root); by default each input's own. */
+  root?: string;
   /** Told as each chart and kustomization is rendered. */
   progress?: ProgressListener;
 }
@@ -38,10 +41,12 @@ const HELM_HELP = 'install Helm (https://helm.sh/docs/intro/install/) or give --
 const KUSTOMIZE_HELP = 'install kubectl (it includes kustomize) or kustomize, or give --kustomize PATH; --no-render skips kustomizations';
 export async function readInputs(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
   const found = discover(paths, options.exclusion);
-  const plain = readPlainInputs(found.files, options.readStdin, found.regularFiles);
+  // What a linked manifest, a chart, a kustomization or a `# Source:` line may reach: the trees the inputs live in.
+  const roots = paths.map((path) => treeRootOf(path === '-' ? '.' : path, options.root));
+  const plain = readPlainInputs(found.files, options.readStdin, found.regularFiles, new TreeBounds(roots));
   const files: InputFile[] = [];
   const problems: InputProblem[] = [...found.problems, ...plain.problems];
-  const notices: string[] = [...found.notices];
+  const notices: string[] = [...found.notices, ...plain.notices];
   const cache = new FileCache();
   const renderingNeeded = options.render.enabled && (found.charts.length > 0 || found.kustomizations.length > 0);
   // A stream on stdin that helm rendered: mapped back to its templates by its `# Source:` lines.
@@ -50,8 +55,7 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   // The rendering code (sandbox, cache, guard, helm and kustomize) loads only when there is something
   // to render or map: a plain lint, as in a pre-commit hook, starts without it.
   const render = renderingNeeded || renderedStdin ? await import('./render/rendering.js') : undefined;
-  // What a chart, a kustomization or a `# Source:` line may reach: the trees the inputs live in.
-  const guard = render === undefined ? undefined : new render.TreeGuard(paths.map((path) => render.treeRootOf(path === '-' ? '.' : path)));
+  const guard = render === undefined ? undefined : new render.TreeGuard(roots);
   for (const file of plain.files) {
     if (renderedStreams.has(file) && render && guard) files.push({ ...file, rendered: render.helmOrigin(undefined, undefined, cache, guard) });
     else files.push(file);

@@ -1,8 +1,10 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { extname, join } from 'node:path';
 import { NO_EXCLUSION, type PathExclusion } from './excluded-paths.js';
 import type { RenderedOrigin } from '../parse/rendered.js';
+import { shownPath } from './shown-path.js';
+import { TREE_HELP, type TreeBounds } from './tree-root.js';
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 /** Directories that never hold the user's manifests. */
@@ -16,6 +18,8 @@ export interface InputFile {
   text: string;
   /** How the file's bytes encode `text` (UTF-8 unless it starts with a UTF-16 byte-order mark); --fix writes it back the same way. */
   encoding?: TextEncoding;
+  /** The file read (device and inode), once its text was read from disk. */
+  identity?: FileIdentity;
   /** Set for the output of `helm template` or `kustomize build`: where each document came from. */
   rendered?: RenderedOrigin;
   /** Lets go of the text of a file on disk; it is read again if asked for (see diskFile). */
@@ -54,10 +58,23 @@ export interface ReadResult {
  * would block or never end). A path that cannot be read is a problem, not a crash; the others
  * are still read.
  */
-export function readPlainInputs(paths: readonly string[], readStdin: () => string | Buffer, regularFiles?: ReadonlySet<string>): ReadResult {
+export function readPlainInputs(
+  paths: readonly string[],
+  readStdin: () => string | Buffer,
+  regularFiles?: ReadonlySet<string>,
+  bounds?: TreeBounds,
+): ReadResult {
   const files: InputFile[] = [];
   const problems: InputProblem[] = [];
+  const notices: string[] = [];
   const read = (path: string) => {
+    // A link is followed only into the tree being linted, as in a chart: `app.yaml -> ~/.kube/config`
+    // committed by a pull request is neither read nor, by --fix, written.
+    const outside = bounds === undefined ? undefined : linkOutside(path, bounds);
+    if (outside !== undefined) {
+      notices.push(`skipped ${shownPath(path)}: a symbolic link to ${shownPath(outside)}, outside the tree being linted (${TREE_HELP})`);
+      return;
+    }
     const problem = checkManifestFile(path);
     if (problem !== undefined) problems.push({ path, message: problem });
     else files.push(diskFile(path));
@@ -86,7 +103,18 @@ export function readPlainInputs(paths: readonly string[], readStdin: () => strin
     if (isDirectory) for (const file of manifestFilesUnder(path, problems)) read(file);
     else read(path);
   }
-  return { files, problems, notices: [] };
+  return { files, problems, notices };
+}
+
+/** Where a link leads when that is outside the bounds (a broken link is left to the read, which names it). */
+function linkOutside(path: string, bounds: TreeBounds): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    const target = realpathSync(path);
+    return bounds.contains(target) ? undefined : target;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -150,6 +178,7 @@ function diskFile(path: string): InputFile {
         const read = readManifestFile(path);
         if ('problem' in read) throw new InputUnreadable({ path, message: read.problem });
         if (read.encoding !== undefined) file.encoding = read.encoding;
+        file.identity = read.identity;
         text = read.text;
       }
       return text;
@@ -185,13 +214,21 @@ function manifestProblem(stat: Stats): string | undefined {
 }
 
 /** Reads one manifest: a regular file, at most MAX_INPUT_BYTES, as UTF-8 (or UTF-16 with a byte-order mark). */
-export function readManifestFile(path: string): DecodedText | { problem: string } {
-  const bytes = readManifestBytes(path);
-  return 'problem' in bytes ? bytes : decodeText(bytes);
+export function readManifestFile(path: string): (DecodedText & { identity: FileIdentity }) | { problem: string } {
+  const read = readManifestBytes(path);
+  if ('problem' in read) return read;
+  const decoded = decodeText(read.bytes);
+  return 'problem' in decoded ? decoded : { ...decoded, identity: read.identity };
+}
+
+/** Which file on its device: --fix writes only the file it read, not one swapped in at its name since. */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
 }
 
 /** The file opened, if it is (still) a regular file within the size bound. */
-function openManifest(path: string): { descriptor: number; size: number } | { problem: string } {
+function openManifest(path: string): { descriptor: number; size: number; identity: FileIdentity } | { problem: string } {
   let descriptor: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below as not a regular file.
@@ -203,7 +240,7 @@ function openManifest(path: string): { descriptor: number; size: number } | { pr
   try {
     const stat = fstatSync(descriptor);
     problem = manifestProblem(stat);
-    if (problem === undefined) return { descriptor, size: stat.size };
+    if (problem === undefined) return { descriptor, size: stat.size, identity: { dev: stat.dev, ino: stat.ino } };
   } catch (error) {
     problem = `cannot read: ${describeFsError(error)}`;
   }
@@ -211,7 +248,7 @@ function openManifest(path: string): { descriptor: number; size: number } | { pr
   return { problem };
 }
 
-function readManifestBytes(path: string): Buffer | { problem: string } {
+function readManifestBytes(path: string): { bytes: Buffer; identity: FileIdentity } | { problem: string } {
   const opened = openManifest(path);
   if ('problem' in opened) return opened;
   const { descriptor } = opened;
@@ -224,7 +261,7 @@ function readManifestBytes(path: string): Buffer | { problem: string } {
       if (count === 0) break;
       offset += count;
     }
-    return buffer.subarray(0, offset);
+    return { bytes: buffer.subarray(0, offset), identity: opened.identity };
   } catch (error) {
     return { problem: `cannot read: ${describeFsError(error)}` };
   } finally {

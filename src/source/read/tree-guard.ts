@@ -4,62 +4,17 @@
 // hand the CI job's environment to the chart. Links and references are checked here, before either
 // tool runs, and a chart or kustomization that reaches outside is refused as a whole.
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { shownPath } from './shown-path.js';
+import { TREE_HELP, TreeBounds } from './tree-root.js';
 
 /** A chart may not be larger than this in all (helm reads every file of it into memory). */
 const MAX_CHART_BYTES = 256 * 1024 * 1024;
 /** Entries walked per chart before giving up: a chart is tens of files, a runaway tree is not one. */
 const MAX_CHART_ENTRIES = 20_000;
 
-/**
- * The tree an input belongs to: the top of the git work tree that holds it (a pull request's
- * checkout), else the input itself (a directory) or the directory of a file.
- */
-export function treeRootOf(path: string): string {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-  let directory = statSync(real).isDirectory() ? real : dirname(real);
-  const start = directory;
-  for (;;) {
-    if (existsSync(join(directory, '.git'))) return directory;
-    const parent = dirname(directory);
-    if (parent === directory) break;
-    directory = parent;
-  }
-  // Outside a work tree, the working directory holding the path is the tree (as config discovery
-  // stops there): an overlay's ../../base beside it is in, anything above it is not.
-  const here = safeRealpath(process.cwd());
-  return here !== undefined && (start === here || start.startsWith(here.endsWith(sep) ? here : here + sep)) ? here : start;
-}
-
-export class TreeGuard {
-  private readonly roots: string[];
-
-  constructor(roots: readonly string[]) {
-    this.roots = [...new Set(roots.map((root) => safeRealpath(root) ?? resolve(root)))];
-  }
-
-  /** Whether `path` (resolved through every link) lies inside the tree. */
-  contains(path: string): boolean {
-    const real = safeRealpath(path);
-    return real !== undefined && this.inside(real);
-  }
-
-  /** Inside the tree as written, without touching the file system (for paths named by a file, never opened). */
-  containsLexically(path: string): boolean {
-    return this.inside(resolve(path));
-  }
-
-  private inside(absolute: string): boolean {
-    return this.roots.some((root) => absolute === root || absolute.startsWith(root.endsWith(sep) ? root : root + sep));
-  }
-
+export class TreeGuard extends TreeBounds {
   /**
    * Why the chart may not be rendered, or undefined: a link that leaves the tree or is broken, a
    * special file (a FIFO would hang helm), too many or too large files, or (without network) a
@@ -85,7 +40,7 @@ export class TreeGuard {
           const target = safeRealpath(path);
           if (target === undefined) return `${shownPath(path)} is a broken symbolic link`;
           if (!this.inside(target))
-            return `${shownPath(path)} is a symbolic link to ${shownPath(target)}, outside the tree being linted; a chart may only read its own files`;
+            return `${shownPath(path)} is a symbolic link to ${shownPath(target)}, outside the tree being linted (${TREE_HELP}); a chart may only read its own files`;
           stats = statSync(target);
         }
         if (stats.isDirectory()) {
@@ -122,7 +77,7 @@ export class TreeGuard {
     const real = safeRealpath(target);
     if (real === undefined) return `${shownPath(from)} refers to ${reference}, a broken symbolic link`;
     if (!this.inside(real))
-      return `${shownPath(from)} refers to ${reference}, which is ${shownPath(real)}, outside the tree being linted; a kustomization may only read files inside it`;
+      return `${shownPath(from)} refers to ${reference}, which is ${shownPath(real)}, outside the tree being linted (${TREE_HELP}); a kustomization may only read files inside it`;
     const stats = statSync(real);
     if (!stats.isFile() && !stats.isDirectory()) return `${shownPath(from)} refers to ${reference}, which is not a regular file`;
     return undefined;

@@ -6,4 +6,4 @@ export { helmOrigin } from '../origin/helm-origin.js';
 export { renderKustomization } from './kustomize.js';
 export { RenderCache } from './render-cache.js';
 export { DEFAULT_SANDBOX_LIMITS, RenderSandbox } from './sandbox.js';
-export { TreeGuard, treeRootOf } from '../read/tree-guard.js';
+export { TreeGuard } from '../read/tree-guard.js';
