@@ -3,7 +3,7 @@
 // matches a directory excludes everything under it, so `hack`, `hack/` and `hack/**` all work.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { trimTrailing } from '../../model/trim-trailing.js';
-import { compilePathGlob, GlobError } from './path-glob.js';
+import { compilePathGlobPrefixes, GlobError } from './path-glob.js';
 import { shownPath } from './shown-path.js';
 
 export interface ExcludeSource {
@@ -24,7 +24,7 @@ export class PathExclusion {
       const globs = source.patterns.map((pattern) => {
         try {
           // A trailing slash means "this directory", which the ancestor check below already covers.
-          return compilePathGlob(trimTrailing(pattern, '/'));
+          return compilePathGlobPrefixes(trimTrailing(pattern, '/'));
         } catch (error) {
           if (error instanceof GlobError) throw new GlobError(`${source.origin}: ${error.message}`);
           throw error;
@@ -40,10 +40,8 @@ export class PathExclusion {
     for (const matcher of this.matchers) {
       const inside = relative(matcher.base, absolute);
       if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) continue;
-      const segments = inside.split(sep);
-      for (let count = 1; count <= segments.length; count++) {
-        if (matcher.matches(segments.slice(0, count).join('/'))) return matcher.origin;
-      }
+      // One pass over the path answers for it and every ancestor (a directory excludes all under it).
+      if (matcher.matches(inside.split(sep).join('/'))) return matcher.origin;
     }
     return undefined;
   }
