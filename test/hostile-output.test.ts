@@ -197,6 +197,22 @@ describe('every output format, fed hostile names and numbers', () => {
     );
   });
 
+  it("Markdown's folded timeline sections: the <summary> line is text whether it is read as HTML or, as GitHub reads it, as Markdown", async () => {
+    const markdown = new Marked({ gfm: true });
+    await fc.assert(
+      fc.asyncProperty(cases, async (value) => {
+        const output = await run(['-', '--format', 'markdown', '--fail-on', 'never'], manifest(value));
+        for (const [, inner] of output.stdout.matchAll(/^<details><summary>(.*)<\/summary>$/gm)) {
+          assert.doesNotMatch(inner!.replace(/&#\d+;/g, ''), /[&<>]/, 'no element or entity but the encoder\'s references');
+          const asMarkdown = markdown.parseInline(inner!) as string;
+          assert.doesNotMatch(asMarkdown, /<[a-z/!?]/i, `no element read as Markdown: ${asMarkdown}`);
+          assert.doesNotMatch(inner!, /https?:\/\/|www\./i, 'no autolink');
+        }
+      }),
+      { numRuns: 60, seed: 20261207 },
+    );
+  });
+
   it('SVG parses as XML and keeps the names as text; JSON, SARIF and GitLab parse with a fingerprint per finding; line formats keep one line per finding', async () => {
     await fc.assert(
       fc.asyncProperty(cases, async (value) => {

@@ -39,13 +39,18 @@ export function code(text: string): string {
   return `${fence}${padded}${fence}`;
 }
 
-/** Text inside raw HTML (a <summary> line, which Markdown leaves alone): entities, and no mention either. */
+/**
+ * What would be markup in raw HTML or, where a renderer reads Markdown inside it (GitHub does in a
+ * <summary>), in Markdown: written as numeric references, which both read as the literal character
+ * and neither as markup (CommonMark §2.5). `:` and `.` break autolinks (`https://…`, `www.…`).
+ */
+const HTML_OR_MARKDOWN = /[&<>"'\\`*_[\]()!|~:.=]/g;
+
+/** Text inside raw HTML (a <summary> line): no element, entity, emphasis, code, link, autolink or mention, read as HTML or as Markdown. */
 export function htmlText(text: string): string {
   return text
     .replace(CONTROLS, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/[@#]/g, (character) => `${character}${ZERO_WIDTH_SPACE}`);
+    // Mentions first: the references written next hold a `#` of their own.
+    .replace(/[@#]/g, (character) => `${character}${ZERO_WIDTH_SPACE}`)
+    .replace(HTML_OR_MARKDOWN, (character) => `&#${character.codePointAt(0)};`);
 }
