@@ -2,13 +2,13 @@
 // watch event that never ends. audit and the webhook's refresher read through one client, which
 // stops at its bounds with an error that says why, instead of growing until the process dies.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { KubeClient, loadKubeConfig, RESPONSE_LIMITS } from '../src/cluster/kube-client.js';
+import { AUDIT_READ_LIMITS, KubeClient, loadKubeConfig, RESPONSE_LIMITS } from '../src/cluster/kube-client.js';
 import { FakeApiServer, nodes } from './fake-apiserver.js';
-import { runCliAsync, until } from './helpers.js';
+import { ROOT, runCliAsync, until } from './helpers.js';
 import { makeTestPki } from './tls.js';
 
 const WORKLOADS = ['/apis/apps/v1/deployments', '/apis/apps/v1/statefulsets', '/apis/apps/v1/daemonsets', '/apis/batch/v1/cronjobs', '/apis/batch/v1/jobs'];
@@ -76,6 +76,28 @@ describe('a hostile API server', () => {
     } finally {
       api.hostile = undefined;
     }
+  });
+
+  it("lists whose continue tokens never repeat are read to at most the client's bytes in all, across lists, below audit's CronJob memory limit", async () => {
+    api.hostile = 'fresh-continue';
+    try {
+      const client = new KubeClient(loadKubeConfig(kubeconfig, undefined), { maxReadBytes: 400 * 1024 });
+      let read = 0;
+      // The first list takes part of the budget; the second, of another kind, stops where the sum passes it.
+      await assert.rejects(client.listPaged('/api/v1/pods', {}, AbortSignal.timeout(10_000), () => read++).then(() => undefined), /MiB read from the cluster in all/);
+      assert.ok(read > 0);
+      await assert.rejects(
+        client.listPaged('/apis/apps/v1/deployments', {}, AbortSignal.timeout(10_000), () => {}),
+        /more than 0\.390625 MiB read from the cluster in all, the most this run keeps; refusing to read more \(audit a namespace at a time with -n\)/,
+      );
+    } finally {
+      api.hostile = undefined;
+    }
+    // audit's bound, parsed (about twice its bytes), fits the CronJob's memory limit the chart sets, with room to spare.
+    const values = readFileSync(join(ROOT, 'charts/probe-lint/values.yaml'), 'utf8');
+    const limit = /auditReports:[\s\S]*?limits:[\s\S]*?memory: (\d+)Gi/.exec(values);
+    assert.ok(limit !== null, 'the audit CronJob has a memory limit');
+    assert.ok(AUDIT_READ_LIMITS.maxReadBytes! * 3 <= Number(limit[1]) * 1024 ** 3, `${AUDIT_READ_LIMITS.maxReadBytes} bytes against ${limit[1]} Gi`);
   });
 
   it('a list is read to at most the page limit', async () => {

@@ -1,7 +1,7 @@
 import { RULES } from '../../rules/index.js';
 import { CallGuard, systemClock } from '../cluster/call-guard.js';
 import { fetchClusterFactsOnce, guardOptions } from '../cluster/cluster-access.js';
-import { KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
+import { AUDIT_READ_LIMITS, KubeClient, loadKubeConfig } from '../cluster/kube-client.js';
 import { applyReports } from '../cluster/apply-reports.js';
 import { collectEvidence, Owners } from '../cluster/runtime-evidence.js';
 import { collectProbeMetrics, sourceName, type ProbeMetricsSource } from '../cluster/probe-metrics.js';
@@ -25,7 +25,7 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   const config = withRuleSelection(loaded, args.enable, args.disable);
   let client: KubeClient;
   try {
-    client = new KubeClient(loadKubeConfig(args.kubeconfig, args.context, io.env));
+    client = new KubeClient(loadKubeConfig(args.kubeconfig, args.context, io.env), AUDIT_READ_LIMITS);
   } catch (error) {
     io.stderr(`probe-lint audit: ${visible((error as Error).message)}\n`);
     return 2;

@@ -87,14 +87,29 @@ export const RESPONSE_LIMITS = {
    */
   maxListItems: 1_000_000,
   maxListBytes: 4 * 1024 * 1024 * 1024,
+  /**
+   * Bytes of every list this client reads, in all: what a caller that keeps what it lists (audit)
+   * holds at the end. Unbounded by default (the webhook's refresher keeps counts, not objects).
+   */
+  maxReadBytes: Number.POSITIVE_INFINITY,
   /** One watch event. */
   maxEventBytes: 16 * 1024 * 1024,
 };
 
 export type ResponseLimits = typeof RESPONSE_LIMITS;
 
+/**
+ * audit keeps every object it lists until it reports: 512 MiB of JSON in all, which parsed takes about
+ * twice that, stays well below its CronJob's 2 GiB memory limit (the chart's auditReports.resources),
+ * however many pages with fresh continue tokens a server sends. A cluster larger than that is audited
+ * a namespace at a time (-n).
+ */
+export const AUDIT_READ_LIMITS: Partial<ResponseLimits> = { maxReadBytes: 512 * 1024 * 1024 };
+
 export class KubeClient {
   readonly limits: ResponseLimits;
+  /** Bytes of list pages read so far, for maxReadBytes. */
+  private readBytes = 0;
 
   constructor(
     readonly config: KubeConfig,
@@ -219,6 +234,11 @@ export class KubeClient {
       const page = answer.value;
       answered?.();
       bytes += answer.bytes;
+      this.readBytes += answer.bytes;
+      if (this.readBytes > this.limits.maxReadBytes)
+        throw new Error(
+          `GET ${path}: more than ${this.limits.maxReadBytes / 1024 / 1024} MiB read from the cluster in all, the most this run keeps; refusing to read more (audit a namespace at a time with -n)`,
+        );
       items += Array.isArray(page.items) ? page.items.length : 0;
       if (items > this.limits.maxListItems) throw new Error(`GET ${path}: more than ${this.limits.maxListItems} objects; refusing to read more`);
       if (bytes > this.limits.maxListBytes)
