@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { metricSamples, MetricsTextError } from '../src/cluster/metrics-text.js';
-import { ProbeCounts } from '../src/cluster/probe-counts.js';
+import { ProbeCounts, refusedSamplesNotice } from '../src/cluster/probe-counts.js';
 import { addProbeMetricsText } from '../src/cluster/kubelet-probe-metrics.js';
 import { bucketQuantile } from '../src/engine/runtime-evidence.js';
 import { container, deployment } from './admission.js';
@@ -92,6 +92,20 @@ describe('the metrics text format', () => {
 });
 
 describe('probe counts', () => {
+  it('leave out samples that are no count (+Inf, NaN, 1e308, negative) and say how many, so no sum prints as Infinity or NaN', () => {
+    const counts = new ProbeCounts();
+    const labels = { namespace: 'shop', pod: 'web-1', container: 'web', probe_type: 'Readiness' };
+    for (const value of [Infinity, NaN, 1e308, -1, Number.MAX_SAFE_INTEGER + 2]) counts.addResult({ ...labels, result: 'failed' }, value);
+    counts.addResult({ ...labels, result: 'successful' }, 7);
+    counts.addDuration(labels, 'sumSeconds', 1e308);
+    const series = [...counts.series.values()][0]!;
+    assert.deepEqual(series.results, { successful: 7, failed: 0, unknown: 0 });
+    assert.equal(series.duration.sumSeconds, 0);
+    assert.equal(counts.refused, 6);
+    assert.equal(refusedSamplesNotice(counts.refused), '6 samples were left out: not a count (negative, not a finite number, or past 2^53)');
+    assert.equal(refusedSamplesNotice(0), undefined);
+  });
+
   it('become counts over the window: a new series from zero, a reset counter from zero, buckets too', () => {
     const before = new ProbeCounts();
     addProbeMetricsText(
@@ -474,5 +488,21 @@ describe('audit --probe-metrics', () => {
     ]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /cannot read --prometheus-ca-file .*missing\.pem/);
+  });
+});
+
+describe('a Prometheus URL that does not parse', () => {
+  it('is named without its user name and password', async () => {
+    const { prometheusUrl } = await import('../src/cluster/prometheus-url.js');
+    for (const text of ['https://admin:hunter2@prom etheus:9090', 'http://hunter2@[::1', 'https://a:b@c@host name/x?y']) {
+      const problem = prometheusUrl(text);
+      assert.equal(typeof problem, 'string');
+      assert.doesNotMatch(problem as string, /hunter2|a:b|admin/);
+      assert.match(problem as string, /…@/);
+    }
+    const run = await runCliAsync(['audit', '--probe-metrics', 'https://admin:hunter2@prom etheus:9090']);
+    assert.equal(run.code, 2);
+    assert.doesNotMatch(run.stderr, /hunter2/);
+    assert.match(run.stderr, /"https:\/\/…@prom etheus:9090" is not a URL/);
   });
 });

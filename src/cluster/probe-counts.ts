@@ -37,8 +37,21 @@ export interface ProbeLabels {
   probe_type?: string | undefined;
 }
 
+/**
+ * The largest sample taken: 2^53 checks is 285 million years of a probe every second. A source that
+ * sends more (1e308, +Inf, NaN) is not counting probes, and its sums would print as Infinity or NaN%.
+ */
+const MAX_SAMPLE = Number.MAX_SAFE_INTEGER;
+
+/** What the notices say of refused samples, or undefined when there were none. */
+export function refusedSamplesNotice(refused: number): string | undefined {
+  return refused === 0 ? undefined : `${refused} ${refused === 1 ? 'sample was' : 'samples were'} left out: not a count (negative, not a finite number, or past 2^53)`;
+}
+
 export class ProbeCounts {
   readonly series = new Map<string, PodProbeCounts>();
+  /** Samples refused as no count (negative, not finite, past MAX_SAMPLE): said once in a notice. */
+  refused = 0;
 
   /** The counts of one Pod's probe, created empty on first use; undefined for labels that name no probe. */
   entry(labels: ProbeLabels): PodProbeCounts | undefined {
@@ -57,14 +70,14 @@ export class ProbeCounts {
   /** Adds checks of one result (a label value the kubelet writes: successful, failed, unknown). */
   addResult(labels: ProbeLabels & { result?: string | undefined }, count: number): void {
     const result = labels.result as keyof ProbeResults | undefined;
-    if (result === undefined || !RESULTS.has(result) || !isCount(count)) return;
+    if (result === undefined || !RESULTS.has(result) || !this.isCount(count)) return;
     const entry = this.entry(labels);
     if (entry !== undefined) entry.results[result] += count;
   }
 
   /** Adds timed checks at or under one bucket bound (`le`: "0.5", "+Inf"). */
   addBucket(labels: ProbeLabels & { le?: string | undefined }, count: number): void {
-    if (labels.le === undefined || !isCount(count)) return;
+    if (labels.le === undefined || !this.isCount(count)) return;
     const bound = bucketBound(labels.le);
     if (Number.isNaN(bound)) return;
     const entry = this.entry(labels);
@@ -73,19 +86,26 @@ export class ProbeCounts {
 
   /** Adds to the duration histogram's _sum (seconds) or _count. */
   addDuration(labels: ProbeLabels, part: 'sumSeconds' | 'count', value: number): void {
-    if (!isCount(value)) return;
+    if (!this.isCount(value)) return;
     const entry = this.entry(labels);
     if (entry !== undefined) entry.duration[part] += value;
   }
 
   /** Replaces one Pod's probe latency (its buckets, sum and count) with a better reading of it: a native histogram's. */
   replaceLatency(labels: ProbeLabels, buckets: Map<number, number>, duration: PodProbeCounts['duration']): void {
-    if (![...buckets.values(), duration.sumSeconds, duration.count].every(isCount)) return;
+    if (![...buckets.values(), duration.sumSeconds, duration.count].every((value) => this.isCount(value))) return;
     const entry = this.entry(labels);
     if (entry === undefined) return;
     entry.buckets = buckets;
     entry.duration = duration;
   }
+
+  private isCount(value: number): boolean {
+    const count = Number.isFinite(value) && value >= 0 && value <= MAX_SAMPLE;
+    if (!count) this.refused++;
+    return count;
+  }
+
 
   /**
    * What happened between `before` and this later sample: the counters' increase per series. A series
@@ -116,9 +136,6 @@ export class ProbeCounts {
   }
 }
 
-function isCount(value: number): boolean {
-  return Number.isFinite(value) && value >= 0;
-}
 
 /**
  * Files each Pod's probe counts under the audited workload that owns the Pod, summed over its

@@ -8,7 +8,7 @@ import type { ProgressListener } from '../model/progress.js';
 import { CallGuard, systemClock, type GuardOptions } from './call-guard.js';
 import type { KubeClient } from './kube-client.js';
 import { sampleKubelets } from './kubelet-probe-metrics.js';
-import { addProbeMeasurements } from './probe-counts.js';
+import { addProbeMeasurements, refusedSamplesNotice } from './probe-counts.js';
 import { prometheusProbeCounts, type PrometheusOptions } from './prometheus-probe-metrics.js';
 import { shownUrl } from './prometheus-url.js';
 import type { Owners, PodSummary } from './runtime-evidence.js';
@@ -46,6 +46,8 @@ export async function collectProbeMetrics(
         `it holds no prober_probe_total series${inScope(scope.namespace)} over the last ${scope.since.text}: is each kubelet's /metrics/probes scraped?`,
       );
     addProbeMeasurements(evidence, workloads.owners, counts, 'prometheus', scope.since.text);
+    const refused = refusedSamplesNotice(counts.refused);
+    if (refused !== undefined) notices.push(refused);
     return notices;
   }
   // The nodes that run the audited Pods, and only those.
@@ -66,6 +68,8 @@ export async function collectProbeMetrics(
     });
     for (const { node, reason } of second.unread) unread.set(node, reason);
     const filed = addProbeMeasurements(evidence, workloads.owners, second.counts.since(first.counts), 'kubelet', source.window.text);
+    const refused = refusedSamplesNotice(first.counts.refused + second.counts.refused);
+    if (refused !== undefined) notices.push(refused);
     if (filed === 0 && second.counts.series.size === 0 && unread.size === 0)
       notices.push(`no prober_probe_total series${inScope(scope.namespace)}: no probed container ran there, or the kubelets are older than the metric`);
   }

@@ -11,9 +11,25 @@ export function prometheusUrl(text: string): URL | string {
   try {
     url = new URL(text);
   } catch {
-    return `"${text}" is not a URL (e.g. https://prometheus.example:9090)`;
+    return `"${withoutCredentials(text)}" is not a URL (e.g. https://prometheus.example:9090)`;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `a Prometheus URL is http:// or https:// (got ${url.protocol})`;
   if (url.search !== '' || url.hash !== '') return 'give the Prometheus base URL without a query or fragment';
   return url;
+}
+
+/**
+ * Text that failed to parse as a URL, as shown: everything before the last `@` of its authority is
+ * taken for a user name and password (`https://user:secret@ho st`), and hidden. Linear: one scan.
+ */
+export function withoutCredentials(text: string): string {
+  const scheme = text.indexOf('://');
+  const start = scheme === -1 ? 0 : scheme + 3;
+  let end = text.length;
+  for (const stop of ['/', '?', '#']) {
+    const at = text.indexOf(stop, start);
+    if (at !== -1 && at < end) end = at;
+  }
+  const at = text.lastIndexOf('@', end - 1);
+  return at < start ? text : `${text.slice(0, start)}…@${text.slice(at + 1)}`;
 }
