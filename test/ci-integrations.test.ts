@@ -11,7 +11,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ROOT, runCli } from './helpers.js';
+import { jobSummary } from '../scripts/action/summary.js';
+import { podYaml, ROOT, runCli } from './helpers.js';
 
 const ACT_VERSION = 'v0.2.89';
 const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'probe-lint');
@@ -236,6 +237,29 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
     const run = runAction(source('examples'), { path: 'manifests' }, { nodeDirectory: old });
     assert.equal(run.outputs.outcome, 'failure');
     assert.match(run.log, /::error title=probe-lint::probe-lint needs Node\.js 22 or later; the runner's is v20\.19\.0/);
+  });
+});
+
+describe("the Action's job summary", () => {
+  it("is the Markdown report as it is, or, past GitHub's 1 MiB, whole lines of it and a last line that says how many rows were left out", () => {
+    const pods = Array.from({ length: 1500 }, (_, index) =>
+      podYaml('livenessProbe:\n  tcpSocket:\n    port: 80\n  timeoutSeconds: 10\nreadinessProbe:\n  httpGet:\n    port: 80').replace(
+        'name: p',
+        `name: pod-${index}-名前`,
+      ),
+    );
+    const report = Buffer.from(runCli(['-', '--format', 'markdown', '--fail-on', 'never'], { input: pods.join('---\n') }).stdout);
+    assert.ok(report.length > 1024 * 1024, `${report.length} bytes: the case needs a report past the limit`);
+    const summary = jobSummary(report);
+    assert.ok(summary.length <= 1024 * 1024, `${summary.length} bytes`);
+    const text = summary.toString('utf8');
+    const [kept, note] = [text.slice(0, text.lastIndexOf('\n**Cut here:**')), /\*\*Cut here:\*\* (\d+) more table rows/.exec(text)];
+    assert.ok(note !== null, text.slice(-300));
+    assert.ok(report.toString('utf8').startsWith(kept), 'the kept part is the report, cut at a line');
+    const rows = (markdown: string) => markdown.split('\n').filter((line) => line.startsWith('| ')).length;
+    assert.equal(rows(kept) + Number(note[1]), rows(report.toString('utf8')));
+    const small = Buffer.from(runCli(['-', '--format', 'markdown', '--fail-on', 'never'], { input: pods[0]! }).stdout);
+    assert.deepEqual(jobSummary(small), small);
   });
 });
 

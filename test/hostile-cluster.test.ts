@@ -84,7 +84,10 @@ describe('a hostile API server', () => {
       const client = new KubeClient(loadKubeConfig(kubeconfig, undefined), { maxReadBytes: 400 * 1024 });
       let read = 0;
       // The first list takes part of the budget; the second, of another kind, stops where the sum passes it.
-      await assert.rejects(client.listPaged('/api/v1/pods', {}, AbortSignal.timeout(10_000), () => read++).then(() => undefined), /MiB read from the cluster in all/);
+      await assert.rejects(
+        client.listPaged('/api/v1/pods', {}, AbortSignal.timeout(10_000), () => read++).then(() => undefined),
+        /MiB read from the cluster in all/,
+      );
       assert.ok(read > 0);
       await assert.rejects(
         client.listPaged('/apis/apps/v1/deployments', {}, AbortSignal.timeout(10_000), () => {}),

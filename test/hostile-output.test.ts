@@ -203,7 +203,7 @@ describe('every output format, fed hostile names and numbers', () => {
       fc.asyncProperty(cases, async (value) => {
         const output = await run(['-', '--format', 'markdown', '--fail-on', 'never'], manifest(value));
         for (const [, inner] of output.stdout.matchAll(/^<details><summary>(.*)<\/summary>$/gm)) {
-          assert.doesNotMatch(inner!.replace(/&#\d+;/g, ''), /[&<>]/, 'no element or entity but the encoder\'s references');
+          assert.doesNotMatch(inner!.replace(/&#\d+;/g, ''), /[&<>]/, "no element or entity but the encoder's references");
           const asMarkdown = markdown.parseInline(inner!) as string;
           assert.doesNotMatch(asMarkdown, /<[a-z/!?]/i, `no element read as Markdown: ${asMarkdown}`);
           assert.doesNotMatch(inner!, /https?:\/\/|www\./i, 'no autolink');

@@ -13,6 +13,11 @@ import { AUDITED_COLLECTIONS, FakeApiServer } from './fake-apiserver.js';
 import { CLI, runCli } from './helpers.js';
 import { makeTestPki } from './tls.js';
 import { helmBinary } from './tools.js';
+import { fitCells } from '../src/cli/progress-line.js';
+import { eastAsianWidth } from 'get-east-asian-width';
+
+/** Terminal cells of a text, as the test counts them: wide characters two, combining marks none. */
+const cells = (text: string) => [...text].reduce((sum, character) => sum + (/\p{M}/u.test(character) ? 0 : eastAsianWidth(character.codePointAt(0)!)), 0);
 
 const scriptAvailable = spawnSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' }).status === 0;
 const unavailable = scriptAvailable ? undefined : "util-linux's script is not installed (it gives the CLI a terminal)";
@@ -105,6 +110,46 @@ describe('progress', { skip: unavailable }, () => {
       assert.ok([...drawn].length <= 49, `wider than the terminal: ${JSON.stringify(drawn)}`);
     assert.doesNotMatch(quiet.output, /rendering|\u001b/);
     assert.deepEqual(screen(shown.output), screen(quiet.output), 'nothing of the progress is left on screen');
+  });
+
+  it('fits the width in terminal cells (wide characters take two, combining marks none), and draws nothing on a 1-column terminal', () => {
+    assert.equal(fitCells('rendering 1/4 (名前名前名前)', 20), 'rendering 1/4 (名前…');
+    assert.equal(fitCells('e\u0301e\u0301e\u0301', 3), 'e\u0301e\u0301e\u0301', 'a combining mark takes no cell');
+    for (const width of [1, 2, 5, 19, 49]) assert.ok(cells(fitCells('渲染 1/4 (チャート名前-app-0)', width)) <= width, `${width}`);
+    const { directory, helm } = slowCharts(2);
+    const narrow = onTerminal(['charts', '--helm', helm, '--format', 'compact', '--fail-on', 'never'], { cwd: directory, env: ONE_AT_A_TIME, columns: 1 });
+    assert.equal(narrow.code, 0, narrow.output);
+    assert.doesNotMatch(narrow.output, /rendering/);
+  });
+
+  it('on Ctrl-C, erases the line before it exits, with 130 as a shell expects', async () => {
+    const { directory, helm } = slowCharts(6);
+    const command = `stty cols 80; ${[process.execPath, CLI, 'charts', '--helm', helm, '--fail-on', 'never'].map(quote).join(' ')} & echo "PID=$!"; wait $!; echo "EXIT=$?"`;
+    const { CI: _ci, ...outside } = process.env;
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+      cwd: directory,
+      env: { ...outside, TERM: 'xterm', PROBE_LINT_NO_RENDER_CACHE: '1', ...ONE_AT_A_TIME },
+    });
+    let output = '';
+    let interrupted = false;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      // Interrupted once the line is drawn: whatever the machine's speed, the line is there to erase.
+      const pid = /PID=(\d+)/.exec(output);
+      if (!interrupted && pid !== null && /rendering \d\/6 charts/.test(output)) {
+        interrupted = true;
+        process.kill(Number(pid[1]), 'SIGINT');
+      }
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+    assert.ok(interrupted, output);
+    assert.match(output, /EXIT=130/);
+    const shown = screen(output.replace(/PID=\d+\r?\n/, '').replace(/EXIT=130\r?\n?/, ''));
+    assert.deepEqual(
+      shown.filter((line) => /rendering/.test(line)),
+      [],
+      `the progress line is erased: ${JSON.stringify(shown)}`,
+    );
   });
 
   it('leaves a report written to a file byte for byte as without progress, and still shows progress on the terminal', () => {

@@ -10,7 +10,7 @@ if [ -n "$PROBE_LINT_CONFIG" ]; then args+=(--config "$PROBE_LINT_CONFIG"); fi
 status=0
 node "$GITHUB_ACTION_PATH/dist/src/cli/bin.js" "${args[@]}" -- "$PROBE_LINT_PATH" || status=$?
 # The summary and the outputs also when the step fails; a run that wrote no report (a usage error) has none.
-if [ -f "$work/summary.md" ]; then cat "$work/summary.md" >> "$GITHUB_STEP_SUMMARY"; fi
+if [ -f "$work/summary.md" ]; then node "$GITHUB_ACTION_PATH/dist/scripts/action/summary.js" "$work/summary.md" >> "$GITHUB_STEP_SUMMARY"; fi
 if [ -f "$work/report.json" ]; then
   # A value with a line break would forge another output: the SARIF path is written in the delimited form.
   node -e '

@@ -45,7 +45,9 @@ const MAX_SAMPLE = Number.MAX_SAFE_INTEGER;
 
 /** What the notices say of refused samples, or undefined when there were none. */
 export function refusedSamplesNotice(refused: number): string | undefined {
-  return refused === 0 ? undefined : `${refused} ${refused === 1 ? 'sample was' : 'samples were'} left out: not a count (negative, not a finite number, or past 2^53)`;
+  return refused === 0
+    ? undefined
+    : `${refused} ${refused === 1 ? 'sample was' : 'samples were'} left out: not a count (negative, not a finite number, or past 2^53)`;
 }
 
 export class ProbeCounts {
@@ -106,7 +108,6 @@ export class ProbeCounts {
     return count;
   }
 
-
   /**
    * What happened between `before` and this later sample: the counters' increase per series. A series
    * new since `before` counts from zero; a counter that went down was reset (its Pod's probe worker
@@ -135,7 +136,6 @@ export class ProbeCounts {
     return window;
   }
 }
-
 
 /**
  * Files each Pod's probe counts under the audited workload that owns the Pod, summed over its

@@ -48,9 +48,11 @@ const HTML_OR_MARKDOWN = /[&<>"'\\`*_[\]()!|~:.=]/g;
 
 /** Text inside raw HTML (a <summary> line): no element, entity, emphasis, code, link, autolink or mention, read as HTML or as Markdown. */
 export function htmlText(text: string): string {
-  return text
-    .replace(CONTROLS, ' ')
-    // Mentions first: the references written next hold a `#` of their own.
-    .replace(/[@#]/g, (character) => `${character}${ZERO_WIDTH_SPACE}`)
-    .replace(HTML_OR_MARKDOWN, (character) => `&#${character.codePointAt(0)};`);
+  return (
+    text
+      .replace(CONTROLS, ' ')
+      // Mentions first: the references written next hold a `#` of their own.
+      .replace(/[@#]/g, (character) => `${character}${ZERO_WIDTH_SPACE}`)
+      .replace(HTML_OR_MARKDOWN, (character) => `&#${character.codePointAt(0)};`)
+  );
 }
