@@ -298,6 +298,27 @@ describe('the language server with a config and charts', () => {
     }
   });
 
+  it('re-lints once for a burst of watched-file notifications (a branch switch), and answers a hover sent behind them first', async () => {
+    const client = await LspClient.start();
+    try {
+      const uri = await client.open(join(ROOT, 'examples/shop.yaml'));
+      await client.diagnostics(uri);
+      const before = client.published.length;
+      const changes = { changes: [{ uri: pathToFileURL(join(ROOT, 'examples/.probe-lint.yaml')).href, type: 2 }] };
+      for (let index = 0; index < 150; index++) void client.connection.sendNotification('workspace/didChangeWatchedFiles', changes);
+      const hover = await client.request<unknown>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+      assert.ok(hover === null || typeof hover === 'object');
+      await client.renderedDiagnostics(uri, before);
+      // The shutdown is handled after everything before it: what the burst published is all there by then.
+      const stopped = client.stop();
+      await stopped;
+      const burst = client.published.slice(before).filter((params) => params.uri === uri).length;
+      assert.ok(burst >= 1 && burst < 15, `${burst} re-lints for 150 notifications`);
+    } finally {
+      if (client.child.exitCode === null) await client.stop();
+    }
+  });
+
   it("shows nothing for a file the config's exclude leaves out, as the CLI lints nothing there", async () => {
     const project = join(work, 'excluding');
     mkdirSync(join(project, 'hack'), { recursive: true });
@@ -394,7 +415,7 @@ describe('the language server on text typed halfway', () => {
 
 describe('the language server under a broken or hostile client', () => {
   /** A server driven byte by byte: frames written as given, what it wrote read back as JSON-RPC messages. */
-  async function raw(frames: (Buffer | string)[], end: 'exit' | 'close'): Promise<{ code: number | null; messages: any[] }> {
+  async function raw(frames: (Buffer | string)[], end: 'exit' | 'close', afterShutdown: unknown[] = []): Promise<{ code: number | null; messages: any[] }> {
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, [join(ROOT, 'dist/src/cli/bin.js'), 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let output = Buffer.alloc(0);
@@ -407,6 +428,7 @@ describe('the language server under a broken or hostile client', () => {
     child.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
     for (const piece of frames) child.stdin.write(piece);
     child.stdin.write(frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }));
+    for (const message of afterShutdown) child.stdin.write(frame(message));
     await new Promise((resolve) => setTimeout(resolve, 500));
     if (end === 'exit') child.stdin.end(frame({ jsonrpc: '2.0', method: 'exit' }));
     else child.stdin.end();
@@ -437,6 +459,14 @@ describe('the language server under a broken or hostile client', () => {
       messages.some((message) => message.id === 2 && 'result' in message),
       'the shutdown after them is answered',
     );
+  });
+
+  it('answers a request after shutdown with InvalidRequest, as the protocol says, and still exits 0 on exit', async () => {
+    const hover = { jsonrpc: '2.0', id: 3, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///x.yaml' }, position: { line: 0, character: 0 } } };
+    const { code, messages } = await raw([], 'exit', [hover]);
+    assert.equal(code, 0);
+    const answer = messages.find((message) => message.id === 3);
+    assert.equal(answer?.error?.code, -32600, JSON.stringify(messages));
   });
 
   it('exits 0 after shutdown and exit, and after shutdown and a closed stdin', async () => {

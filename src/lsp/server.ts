@@ -8,6 +8,7 @@ import {
   CodeActionKind,
   createConnection,
   ErrorCodes,
+  ResponseError,
   type ResponseMessage,
   LSPErrorCodes,
   Message,
@@ -84,10 +85,21 @@ export function startLanguageServer(options: LanguageServerOptions): Connection 
   documents.onDidChangeContent(({ document }) => server.changed(document));
   documents.onDidSave(({ document }) => server.saved(document));
   documents.onDidClose(({ document }) => server.closed(document));
-  connection.onDidChangeWatchedFiles(() => server.lintAll());
-  connection.onCodeAction((params, token) => (token.isCancellationRequested ? [] : server.codeActions(params.textDocument.uri, params.range, params.context)));
-  connection.onHover((params, token) => (token.isCancellationRequested ? null : server.hover(params.textDocument.uri, params.position)));
-  connection.onCompletion((params, token) => (token.isCancellationRequested ? [] : server.completions(params.textDocument.uri, params.position)));
+  // An editor sends a notification per file a branch switch touches (hundreds): one re-lint for the lot.
+  connection.onDidChangeWatchedFiles(() => server.lintAllSoon());
+  // After `shutdown` a request is an error (LSP: InvalidRequest), not an answer.
+  let shutDown = false;
+  connection.onShutdown(() => {
+    shutDown = true;
+    server.stop();
+  });
+  const running = <T>(answer: () => T): T | ResponseError =>
+    shutDown ? new ResponseError(ErrorCodes.InvalidRequest, 'the server is shut down: only exit is expected') : answer();
+  connection.onCodeAction((params, token) =>
+    running(() => (token.isCancellationRequested ? [] : server.codeActions(params.textDocument.uri, params.range, params.context))),
+  );
+  connection.onHover((params, token) => running(() => (token.isCancellationRequested ? null : server.hover(params.textDocument.uri, params.position))));
+  connection.onCompletion((params, token) => running(() => (token.isCancellationRequested ? [] : server.completions(params.textDocument.uri, params.position))));
   documents.listen(connection);
   connection.listen();
   return connection;
@@ -144,6 +156,24 @@ class ProbeLintServer {
     this.timers.delete(document.uri);
     this.kinds.delete(document.uri);
     if (this.plainDiagnostics.delete(document.uri)) this.publish(document.uri);
+  }
+
+  private lintAllTimer: NodeJS.Timeout | undefined;
+
+  /** Files changed on disk: every open file again, once the notifications stop coming for DEBOUNCE_MS. */
+  lintAllSoon(): void {
+    clearTimeout(this.lintAllTimer);
+    this.lintAllTimer = setTimeout(() => {
+      this.lintAllTimer = undefined;
+      this.lintAll();
+    }, DEBOUNCE_MS);
+  }
+
+  /** Shut down: nothing scheduled runs any more. */
+  stop(): void {
+    clearTimeout(this.lintAllTimer);
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
   }
 
   /** The config changed: every open file again. */
