@@ -8,16 +8,8 @@ import { RunFacts, type ServiceQuery } from '../engine/run-facts.js';
 import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf, type Resource } from '../model/resource.js';
-import {
-  compareLocated,
-  locate,
-  withoutRepeats,
-  type InputError,
-  type LocatedFinding,
-  type LocatedSuppressed,
-  type ReportedObject,
-  type SummaryCounts,
-} from '../report/located.js';
+import { compareLocated, type InputError, type LocatedFinding, type LocatedSuppressed, type ReportedObject, type SummaryCounts } from '../report/located.js';
+import { locate, withoutRepeats } from './locate.js';
 import type { LintUnit } from './units.js';
 
 export interface CollectOptions {

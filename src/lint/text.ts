@@ -1,7 +1,8 @@
 // What the CLI reports for one file, for text an editor holds (saved or not).
 import { resultProblems, type Engine, type LintResult } from '../engine/engine.js';
 import type { LintDocument } from '../model/document.js';
-import { locate, type LocatedFinding } from '../report/located.js';
+import type { LocatedFinding } from '../report/located.js';
+import { locate } from './locate.js';
 import type { FileDocuments } from '../source/file-documents.js';
 import type { InputProblem } from '../source/read/inputs.js';
 import type { SourceFile } from '../source/parse/source-file.js';
