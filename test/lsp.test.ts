@@ -462,7 +462,12 @@ describe('the language server under a broken or hostile client', () => {
   });
 
   it('answers a request after shutdown with InvalidRequest, as the protocol says, and still exits 0 on exit', async () => {
-    const hover = { jsonrpc: '2.0', id: 3, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///x.yaml' }, position: { line: 0, character: 0 } } };
+    const hover = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'textDocument/hover',
+      params: { textDocument: { uri: 'file:///x.yaml' }, position: { line: 0, character: 0 } },
+    };
     const { code, messages } = await raw([], 'exit', [hover]);
     assert.equal(code, 0);
     const answer = messages.find((message) => message.id === 3);

@@ -99,7 +99,9 @@ export function startLanguageServer(options: LanguageServerOptions): Connection 
     running(() => (token.isCancellationRequested ? [] : server.codeActions(params.textDocument.uri, params.range, params.context))),
   );
   connection.onHover((params, token) => running(() => (token.isCancellationRequested ? null : server.hover(params.textDocument.uri, params.position))));
-  connection.onCompletion((params, token) => running(() => (token.isCancellationRequested ? [] : server.completions(params.textDocument.uri, params.position))));
+  connection.onCompletion((params, token) =>
+    running(() => (token.isCancellationRequested ? [] : server.completions(params.textDocument.uri, params.position))),
+  );
   documents.listen(connection);
   connection.listen();
   return connection;
