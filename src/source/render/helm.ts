@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { InputFile, InputProblem } from '../read/inputs.js';
-import { describeDependency, localDependency, missingDependencies, readChartMetadata, vendoredCopy } from './chart-dependencies.js';
+import { describeDependency, localDependency, missingDependencies, readChartMetadata, vendoredCopy, type ChartDependency } from './chart-dependencies.js';
 import type { ChartUnit } from '../read/discover.js';
 import { renderedValues } from '../origin/chart-values.js';
 import { helmOrigin } from '../origin/helm-origin.js';
@@ -52,25 +52,7 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     rendering.notices.push(`skipped library chart ${chart.directory} (type: library renders nothing by itself; the charts that use it are linted)`);
     return rendering;
   }
-  const missing = missingDependencies(chart.directory, metadata.dependencies);
-  // A missing dependency that is a chart of this repository (bitnami's common beside the chart
-  // that uses it, a file:// path) is taken from here; the rest are left out.
-  const local = new Map(
-    missing.flatMap((dependency) => {
-      const found = localDependency(chart.directory, dependency, options.guard, options.sandbox.limits.allowNetwork);
-      return found === undefined ? [] : [[dependency.name, found] as const];
-    }),
-  );
-  const absent = missing.filter((dependency) => !local.has(dependency.name));
-  // Where each local dependency's templates are, by the name it renders under.
-  // By alias and by name: the copy holds each chart once, under its name, and helm may render it by either.
-  const subcharts = new Map(
-    missing.flatMap((dependency) =>
-      local.has(dependency.name)
-        ? [dependency.alias, dependency.name].flatMap((name) => (name === undefined ? [] : [[name, local.get(dependency.name)!] as const]))
-        : [],
-    ),
-  );
+  const { missing, local, absent, subcharts } = dependenciesOf(chart.directory, metadata.dependencies, options);
   // Without its dependencies, the chart is rendered from a copy that does not ask for the absent ones.
   const directory = missing.length === 0 ? chart.directory : vendoredCopy(chart.directory, absent, local, options.sandbox.scratchDirectory());
   if (local.size > 0) {
@@ -84,13 +66,16 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   const cache = options.sandbox.limits.allowNetwork ? undefined : options.cache;
   const content = cache === undefined ? [] : [...treeContent(chart.directory), ...[...local.values()].flatMap((path) => treeContent(path))];
   const renderWith = async (values: string | undefined) => {
-    const args = ['template', 'release-name', resolve(directory)];
-    for (const file of chart.values ?? []) args.push('--values', file);
-    if (values !== undefined) args.push('--values', resolve(values));
-    if (chart.explicit) {
-      for (const file of options.values) args.push('--values', resolve(file));
-      for (const assignment of options.set) args.push('--set', assignment);
-    }
+    // The values files of this rendering, in helm's order (later wins): the chart's own, the ci/ or side file, then --values.
+    const files = [...(chart.values ?? []), ...(values === undefined ? [] : [values]), ...(chart.explicit ? options.values : [])];
+    const sets = chart.explicit ? options.set : [];
+    const args = [
+      'template',
+      'release-name',
+      resolve(directory),
+      ...files.flatMap((file) => ['--values', resolve(file)]),
+      ...sets.flatMap((set) => ['--set', set]),
+    ];
     const key =
       cache === undefined
         ? undefined
@@ -99,11 +84,8 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
             binaryIdentity(options.helm),
             chart.directory,
             ...content,
-            ...[...(chart.values ?? []), ...(values === undefined ? [] : [values]), ...(chart.explicit ? options.values : [])].flatMap((file) => [
-              file,
-              readFileSync(file),
-            ]),
-            ...(chart.explicit ? options.set : []),
+            ...files.flatMap((file) => [file, readFileSync(file)]),
+            ...sets,
           ]);
     const cached = key === undefined ? undefined : cache!.get(key);
     const run: SandboxedRun = cached === undefined ? await options.sandbox.run(options.helm, args, process.cwd()) : { ...cached, networkAttempts: [] };
@@ -116,14 +98,9 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     rendering.files.push({
       path: `${values ?? chart.directory} (helm template)`,
       text: run.stdout,
+      // --set values are not read back (they are not in a file a finding could point at).
       rendered: helmOrigin(chart.directory, values, options.files, options.guard, subcharts, () =>
-        chart.explicit && options.set.length > 0
-          ? undefined
-          : renderedValues(
-              chart.directory,
-              [...(chart.values ?? []), ...(values === undefined ? [] : [values]), ...(chart.explicit ? options.values : [])],
-              options.files,
-            ),
+        sets.length > 0 ? undefined : renderedValues(chart.directory, files, options.files),
       ),
     });
   };
@@ -143,30 +120,7 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     failures.splice(0, 1);
   }
   if (absent.length > 0) {
-    // A rendering that fails without them is named, with helm's reason: none is dropped unsaid.
-    const dropped = failures.map((failure) => `with ${failure.values ?? 'its defaults'}: ${failure.message}`).join('; ');
-    const outcome =
-      rendering.files.length === 0
-        ? `its own templates cannot be rendered without them either (${failures[0]?.message ?? 'helm failed'})`
-        : failures.length === 0
-          ? 'its own templates are linted without them'
-          : `its own templates are linted without them where they render; not rendered ${dropped}`;
-    // A file:// dependency that leads to no chart here is the repository's to fix: the network would not bring it.
-    const broken = absent.filter((dependency) => dependency.repository?.startsWith('file://'));
-    const fetchable = absent.filter((dependency) => !broken.includes(dependency));
-    const causes = [
-      ...(fetchable.length > 0
-        ? [
-            `the chart's dependencies are not in ${join(chart.directory, 'charts')}: ${fetchable.map(describeDependency).join(', ')}; run \`helm dependency build ${chart.directory}\` (it needs the network) to fetch them`,
-          ]
-        : []),
-      ...(broken.length > 0
-        ? [
-            `${broken.map(describeDependency).join(', ')} ${broken.length === 1 ? 'leads' : 'lead'} to no chart in the tree being linted (the path is relative to ${chart.directory}; helm dependency build fails on it too)`,
-          ]
-        : []),
-    ];
-    rendering.problems.push({ path: chartFile, message: `${causes.join('; ')}; ${outcome}` });
+    rendering.problems.push({ path: chartFile, message: missingDependencyMessage(chart.directory, absent, failures, rendering.files.length > 0) });
     return rendering;
   }
   const defaultsOnly = failures.length === 1 && failures[0]!.values === undefined && rendering.files.length > 0 && ciValues.length > 0;
@@ -179,6 +133,63 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     rendering.problems.push({ path: chartFile, message: `cannot render the chart (helm template ${label}): ${failure.message}` });
   }
   return rendering;
+}
+
+/** The one problem of a chart whose dependencies are missing: which, how to fetch them, and what was linted without them. */
+function missingDependencyMessage(
+  directory: string,
+  absent: readonly ChartDependency[],
+  failures: readonly { values: string | undefined; message: string }[],
+  rendered: boolean,
+): string {
+  // A rendering that fails without them is named, with helm's reason: none is dropped unsaid.
+  const dropped = failures.map((failure) => `with ${failure.values ?? 'its defaults'}: ${failure.message}`).join('; ');
+  const outcome = !rendered
+    ? `its own templates cannot be rendered without them either (${failures[0]?.message ?? 'helm failed'})`
+    : failures.length === 0
+      ? 'its own templates are linted without them'
+      : `its own templates are linted without them where they render; not rendered ${dropped}`;
+  // A file:// dependency that leads to no chart here is the repository's to fix: the network would not bring it.
+  const broken = absent.filter((dependency) => dependency.repository?.startsWith('file://'));
+  const fetchable = absent.filter((dependency) => !broken.includes(dependency));
+  const causes = [
+    ...(fetchable.length > 0
+      ? [
+          `the chart's dependencies are not in ${join(directory, 'charts')}: ${fetchable.map(describeDependency).join(', ')}; run \`helm dependency build ${directory}\` (it needs the network) to fetch them`,
+        ]
+      : []),
+    ...(broken.length > 0
+      ? [
+          `${broken.map(describeDependency).join(', ')} ${broken.length === 1 ? 'leads' : 'lead'} to no chart in the tree being linted (the path is relative to ${directory}; helm dependency build fails on it too)`,
+        ]
+      : []),
+  ];
+  return `${causes.join('; ')}; ${outcome}`;
+}
+
+/**
+ * The chart's dependencies missing from charts/, and of those the charts of this repository (bitnami's
+ * common beside the chart that uses it, a file:// path), taken from here; the rest are absent.
+ */
+function dependenciesOf(directory: string, declared: readonly ChartDependency[], options: HelmOptions) {
+  const missing = missingDependencies(directory, declared);
+  const local = new Map(
+    missing.flatMap((dependency) => {
+      const found = localDependency(directory, dependency, options.guard, options.sandbox.limits.allowNetwork);
+      return found === undefined ? [] : [[dependency.name, found] as const];
+    }),
+  );
+  const absent = missing.filter((dependency) => !local.has(dependency.name));
+  // Where each local dependency's templates are, by the name it renders under.
+  // By alias and by name: the copy holds each chart once, under its name, and helm may render it by either.
+  const subcharts = new Map(
+    missing.flatMap((dependency) =>
+      local.has(dependency.name)
+        ? [dependency.alias, dependency.name].flatMap((name) => (name === undefined ? [] : [[name, local.get(dependency.name)!] as const]))
+        : [],
+    ),
+  );
+  return { missing, local, absent, subcharts };
 }
 
 /** values-*.yaml and *-values.yaml beside the chart's values.yaml, sorted. */
