@@ -67,6 +67,28 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
     return { files, problems, notices };
   }
   if (render === undefined || guard === undefined || !renderingNeeded) return { files, problems, notices };
+  await renderFound(render, found, options, { guard, cache, bounds: new TreeBounds(roots) }, { files, problems, notices });
+  return { files, problems, notices };
+}
+
+/**
+ * Renders the charts and kustomizations found, in the sandbox, into `out`: charts side by side, then
+ * kustomizations, then the charts those inflate that were not rendered on their own.
+ */
+async function renderFound(
+  render: typeof import('./render/rendering.js'),
+  found: ReturnType<typeof discover>,
+  options: ReadOptions,
+  reach: { guard: InstanceType<typeof render.TreeGuard>; cache: FileCache; bounds: TreeBounds },
+  out: ReadResult,
+): Promise<void> {
+  const { files, problems, notices } = out;
+  const { guard, cache } = reach;
+  const absorb = (part: { files: InputFile[]; problems: InputProblem[]; notices?: string[] }) => {
+    files.push(...part.files);
+    problems.push(...part.problems);
+    notices.push(...(part.notices ?? []));
+  };
   const { RenderSandbox, DEFAULT_SANDBOX_LIMITS, RenderCache, renderChart, renderKustomization } = render;
   // Every chart and kustomization found is a step; charts a kustomization inflates add theirs as they come.
   const rendering = { done: 0, total: found.charts.length + found.kustomizations.length };
@@ -98,11 +120,7 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
         step(chart.directory, true);
         return rendered;
       });
-      for (const rendered of renderings) {
-        files.push(...rendered.files);
-        problems.push(...rendered.problems);
-        notices.push(...rendered.notices);
-      }
+      for (const rendered of renderings) absorb(rendered);
     };
     // A chart a kustomization inflates is rendered through it, with its values.
     const inflated = new Set(
@@ -125,17 +143,11 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
         const charts: ChartUnit[] = [];
         const linted = new Set(files.filter((file) => file.rendered === undefined && file.path !== '-').map((file) => resolve(file.path)));
         for (const built of builds) {
-          files.push(...built.files);
-          problems.push(...built.problems);
-          notices.push(...built.notices);
+          absorb(built);
           // A file that several kustomizations fall back to (or that was given itself) is linted once.
           const unread = built.unbuilt.filter((file) => !linted.has(resolve(file)));
           for (const file of unread) linted.add(resolve(file));
-          if (unread.length > 0) {
-            const local = readPlainInputs(unread.map(shownPath), options.readStdin);
-            files.push(...local.files);
-            problems.push(...local.problems);
-          }
+          if (unread.length > 0) absorb(readPlainInputs(unread.map(shownPath), options.readStdin, undefined, reach.bounds));
           for (const chart of built.charts) {
             if (rendered.has(resolve(chart.directory))) continue;
             rendered.add(resolve(chart.directory));
@@ -149,7 +161,6 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   } finally {
     sandbox.close();
   }
-  return { files, problems, notices };
 }
 
 /** Renders at once: one per core (a render is mostly one helm or kustomize process), at most 8; PROBE_LINT_RENDER_JOBS sets it (the benchmark's baseline is 1). */
