@@ -82,24 +82,32 @@ interface Linted {
   engineCounts: { resources: number; containers: number };
 }
 
-function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: InputError[], options: CollectOptions): Linted {
-  const shown = (severity: Severity) => severityRank(severity) >= severityRank(options.minSeverity);
-  // Findings of one rule repeat their texts (the numbers are mostly the defaults; names are not in
-  // them): each distinct text is held once, not once per finding (14 of the 30 MB 27,000 findings took).
-  const texts = new Map<string, string>();
-  const shared = (text: string) => {
-    const known = texts.get(text);
+/**
+ * Findings of one rule repeat their texts (the numbers are mostly the defaults; names are not in
+ * them): each distinct text is held once, not once per finding.
+ */
+class TextInterner {
+  private readonly texts = new Map<string, string>();
+
+  shared(text: string): string {
+    const known = this.texts.get(text);
     if (known !== undefined) return known;
-    texts.set(text, text);
+    this.texts.set(text, text);
     return text;
-  };
-  const settle = <T extends Finding>(finding: T) => {
-    finding.message = shared(finding.message);
-    finding.short = shared(finding.short);
-    finding.pointer = shared(finding.pointer);
-    if (finding.fix !== undefined) for (const operation of finding.fix) operation.path = shared(operation.path);
-    return options.release === true ? released(locate(finding)) : locate(finding);
-  };
+  }
+
+  /** The finding with its texts shared and its place located (and let go of its objects, with `release`). */
+  settle<T extends Finding>(finding: T, release: boolean): T & LocatedFinding {
+    finding.message = this.shared(finding.message);
+    finding.short = this.shared(finding.short);
+    finding.pointer = this.shared(finding.pointer);
+    if (finding.fix !== undefined) for (const operation of finding.fix) operation.path = this.shared(operation.path);
+    return release ? released(locate(finding)) : locate(finding);
+  }
+}
+
+function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: InputError[], options: CollectOptions): Linted {
+  const texts = new TextInterner();
   const linted: Linted = {
     located: [],
     suppressed: [],
@@ -110,36 +118,35 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
     counts: undefined,
     engineCounts: { resources: 0, containers: 0 },
   };
-  for (const unit of units) {
-    // Each document is linted as its file is parsed, with the Services known so far (its file's and
-    // those before), and let go (with `release`) once its findings are located. Services select pods
-    // across the unit, so a document a rule asked about Services (a container without a readiness
-    // probe) waits for the unit's last file: its findings stand if the answers are the same then, and
-    // it is linted again if not (a Service in a later file selects it). A unit holds those pods only,
-    // never its whole parse (the real corpus's largest unit is 116 rendered charts, 5 MB, three
-    // quarters CRDs, ConfigMaps and RBAC by their bytes).
-    const run = new RunFacts();
-    const seen = { resources: 0, containers: 0 };
+  for (const unit of units) new UnitLinter(engine, unit, options, texts, linted).lint(inputErrors);
+  return linted;
+}
+
+/**
+ * One deployment unit's documents, each linted as its file is parsed, with the Services known so far
+ * (its file's and those before), and let go (with `release`) once its findings are located. Services
+ * select pods across the unit, so a document a rule asked about Services (a container without a
+ * readiness probe) waits for the unit's last file: its findings stand if the answers are the same
+ * then, and it is linted again if not (a Service in a later file selects it). A unit holds those pods
+ * only, never its whole parse.
+ */
+class UnitLinter {
+  private readonly run = new RunFacts();
+  private readonly seen = { resources: 0, containers: 0 };
+  /** A rule that throws, or a lint stopped at its work budget: an input error, in document order, after the unit's parse errors. */
+  private readonly failures: { index: number; resource: Resource; message: string }[] = [];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly unit: LintUnit,
+    private readonly options: CollectOptions,
+    private readonly texts: TextInterner,
+    private readonly linted: Linted,
+  ) {}
+
+  lint(inputErrors: InputError[]): void {
+    const { unit, run, linted, seen } = this;
     const waiting: { index: number; result: LintResult; queries: readonly ServiceQuery[]; services: number }[] = [];
-    // A rule that throws, or a lint stopped at its work budget, is an input error, listed after the
-    // unit's parse errors and in document order, whatever order the documents were linted in.
-    const failures: { index: number; resource: Resource; message: string }[] = [];
-    const settleDocument = (index: number, result: LintResult) => {
-      seen.resources += result.resources;
-      seen.containers += result.containers;
-      if (options.runtime === true) linkRuntimeFindings(result.findings, engine.rules);
-      for (const problem of resultProblems(result)) failures.push({ index, ...problem });
-      for (const finding of result.findings) {
-        if (shown(finding.severity)) linted.located.push(settle(finding));
-        else linted.hidden++;
-      }
-      for (const finding of result.suppressed) if (shown(finding.severity)) linted.suppressed.push(settle(finding));
-      if (options.release === true) {
-        if (options.listObjects === true) listObjects(linted.objects, unit.documents[index]!, unit.fileOrder?.[index], index);
-        unit.documents[index] = { resources: [] };
-        unit.forget?.(index);
-      }
-    };
     let next = 0;
     do {
       // A file comes whole: its own Services are known before any of its documents is linted, and
@@ -149,32 +156,51 @@ function lintUnits(engine: Engine, units: Iterable<LintUnit>, inputErrors: Input
       for (; next < unit.documents.length; next++) {
         const document = unit.documents[next]!;
         if (final) {
-          settleDocument(next, engine.lint([document], run));
+          this.settleDocument(next, this.engine.lint([document], run));
           continue;
         }
         const queries = run.recordQueries();
-        const result = engine.lint([document], run);
+        const result = this.engine.lint([document], run);
         run.stopRecording();
-        if (queries.length === 0) settleDocument(next, result);
+        if (queries.length === 0) this.settleDocument(next, result);
         else waiting.push({ index: next, result, queries, services: run.servicesAdded });
       }
     } while (unit.parseNext?.() === true);
     for (const { index, result, queries, services } of waiting) {
       const changed = run.servicesAdded !== services && run.answersChanged(queries);
-      settleDocument(index, changed ? engine.lint([unit.documents[index]!], run) : result);
+      this.settleDocument(index, changed ? this.engine.lint([unit.documents[index]!], run) : result);
     }
-    failures.sort((a, b) => a.index - b.index);
-    for (const { resource, message } of failures) {
+    this.failures.sort((a, b) => a.index - b.index);
+    for (const { resource, message } of this.failures) {
       const where = resource.origin.file ?? describeResource(identityOf(resource.object));
       inputErrors.push({ file: where, message });
     }
     linted.documentCount += unit.documents.length;
     linted.engineCounts.resources += seen.resources;
     linted.engineCounts.containers += seen.containers;
-    if (options.release !== true) linted.unlisted.push(unit);
+    if (this.options.release !== true) linted.unlisted.push(unit);
     if (unit.counts !== undefined) linted.counts = addCounts(linted.counts ?? { files: 0, resources: 0, containers: 0 }, unit.counts(seen));
   }
-  return linted;
+
+  private settleDocument(index: number, result: LintResult): void {
+    const { options, linted, unit } = this;
+    const shown = (severity: Severity) => severityRank(severity) >= severityRank(options.minSeverity);
+    const release = options.release === true;
+    this.seen.resources += result.resources;
+    this.seen.containers += result.containers;
+    if (options.runtime === true) linkRuntimeFindings(result.findings, this.engine.rules);
+    for (const problem of resultProblems(result)) this.failures.push({ index, ...problem });
+    for (const finding of result.findings) {
+      if (shown(finding.severity)) linted.located.push(this.texts.settle(finding, release));
+      else linted.hidden++;
+    }
+    for (const finding of result.suppressed) if (shown(finding.severity)) linted.suppressed.push(this.texts.settle(finding, release));
+    if (release) {
+      if (options.listObjects === true) listObjects(linted.objects, unit.documents[index]!, unit.fileOrder?.[index], index);
+      unit.documents[index] = { resources: [] };
+      unit.forget?.(index);
+    }
+  }
 }
 
 /** An object with a pod spec, with where its file stood among the inputs and its document in its unit. */
