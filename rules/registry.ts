@@ -12,6 +12,7 @@ export { default as missingLivenessProbe } from './missing-liveness-probe/index.
 export { default as missingReadinessProbe } from './missing-readiness-probe/index.js';
 export { default as probeAlphaField } from './probe-alpha-field/index.js';
 export { default as probeFieldInvalid } from './probe-field-invalid/index.js';
+export { default as probeFieldUnknown } from './probe-field-unknown/index.js';
 export { default as probeHandlerCount } from './probe-handler-count/index.js';
 export { default as probePortNotDeclared } from './probe-port-not-declared/index.js';
 export { default as readinessTerminationGracePeriod } from './readiness-termination-grace-period/index.js';

@@ -26,7 +26,8 @@ export {
   type RulePolicy,
   type Severity,
 } from './engine/rule.js';
-export { didYouMean } from './engine/did-you-mean.js';
+export { closestMatch, didYouMean } from './engine/did-you-mean.js';
+export { CONTAINER_FIELDS, unknownFields, type KnownType, type UnknownField } from './model/known-fields.js';
 export { hasIgnoreAnnotation, ignoreAnnotations, IGNORE_ANNOTATION } from './engine/suppression.js';
 export { describeValue, isInt32, isInt64, type DecodeIssue } from './model/decode.js';
 export { counted, countText, failureConsequence, isDefaulted, product, quotedFromCluster, secondsText } from './model/describe.js';
