@@ -11,6 +11,8 @@ import { findOnPath } from './render/run-tool.js';
 import type { SandboxLimits } from './render/sandbox.js';
 import { shownPath } from './read/shown-path.js';
 import { TreeBounds, treeRootOf } from './read/tree-root.js';
+// Types only: the rendering code itself loads only when there is something to render (below).
+import type * as Rendering from './render/rendering.js';
 
 export interface RenderOptions {
   helm: string | undefined;
@@ -76,10 +78,10 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
  * kustomizations, then the charts those inflate that were not rendered on their own.
  */
 async function renderFound(
-  render: typeof import('./render/rendering.js'),
+  render: typeof Rendering,
   found: ReturnType<typeof discover>,
   options: ReadOptions,
-  reach: { guard: InstanceType<typeof render.TreeGuard>; cache: FileCache; bounds: TreeBounds },
+  reach: { guard: Rendering.TreeGuard; cache: FileCache; bounds: TreeBounds },
   out: ReadResult,
 ): Promise<void> {
   const { files, problems, notices } = out;
