@@ -137,9 +137,14 @@ export function collectRunFacts(documents: readonly LintDocument[]): RunFacts {
   return facts;
 }
 
-/** A v1 Service with a non-empty selector of string values; anything else selects nothing. */
+/**
+ * A v1 Service with a non-empty selector of string values; anything else selects nothing: a Service
+ * without a selector has its endpoints written by hand, and an ExternalName Service is a DNS alias
+ * the endpoint controllers give no endpoints whatever its selector (they skip Type ExternalName).
+ */
 export function selectingService(object: { apiVersion: string; kind: string; metadata?: unknown; spec?: unknown }, scope = ''): SelectingService | undefined {
   if (object.kind !== 'Service' || object.apiVersion !== 'v1') return undefined;
+  if ((object as unknown as Service).spec?.type === 'ExternalName') return undefined;
   const selector = (object as unknown as Service).spec?.selector;
   if (selector === null || typeof selector !== 'object' || Array.isArray(selector)) return undefined;
   const entries = Object.entries(selector);
