@@ -51,11 +51,12 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
   }
   // More formats of the same run (--report), each written whole and atomically: a report a CI step
   // reads is never half a file. One that cannot be written is an input error of the run.
+  const tree = args.reports.length > 0 ? treeRootOf(io.cwd) : undefined;
   for (const { format, file } of args.reports) {
     try {
       // A file is no terminal: no colour, no width.
       writeFileAtomic(resolve(io.cwd, file), Buffer.from([...(await reportChunks(format, { ...input, color: false, columns: undefined }))].join('')), {
-        report: { tree: treeRootOf(io.cwd) },
+        report: { tree: tree! },
       });
     } catch (error) {
       io.stderr(`probe-lint: cannot write the ${format} report to ${visible(file)}: ${visible((error as Error).message)}\n`);

@@ -23,7 +23,8 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside, realOrResolved } from './read/tree-root.js';
 
 export interface AtomicWriteOptions {
   /** The mode of a new file (an existing file keeps its own mode, and its owner when root writes). */
@@ -122,22 +123,10 @@ export function refuseReportLinks(path: string, tree: string): void {
   }
   if (stats?.isSymbolicLink()) throw new WriteRefused('it is a symbolic link, and a report is never written through one; remove the link');
   if (stats !== undefined && !stats.isFile()) throw new WriteRefused('not a regular file');
-  const realTree = realOrSelf(tree);
-  if (!inside(resolve(path), resolve(tree)) && !inside(resolve(path), realTree)) return;
-  const directory = realOrSelf(dirname(resolve(path)));
-  if (!inside(directory, realTree)) throw new WriteRefused(`its directory is a link out of the work tree (to ${directory}); a report stays inside it`);
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
-function inside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+  const realTree = realOrResolved(tree);
+  if (!isInside(resolve(path), resolve(tree)) && !isInside(resolve(path), realTree)) return;
+  const directory = realOrResolved(dirname(resolve(path)));
+  if (!isInside(directory, realTree)) throw new WriteRefused(`its directory is a link out of the work tree (to ${directory}); a report stays inside it`);
 }
 
 function targetOf(path: string): string {
