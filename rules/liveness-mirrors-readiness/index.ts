@@ -29,9 +29,9 @@ export default defineRule({
     summary: 'liveness and readiness run the same check and liveness acts no later than readiness',
     remediation:
       'Make liveness check only that the process itself is alive (a separate, cheap endpoint), or raise its failureThreshold so that it acts well after readiness.',
-    // A pod that runs to completion (a Job's, a CronJob's, restartPolicy other than Always) serves no
-    // Service traffic worth protecting: a liveness kill only retries its work, so the cascade this
-    // rule is about cannot happen there.
+    // A pod that runs to completion (a Job's, a CronJob's, a pod whose restartPolicy is not Always)
+    // serves no Service traffic worth protecting: a liveness kill only retries its work, so the
+    // cascade this rule is about cannot happen there. A container's own Never does not make it so.
     scope: { ...PROBED_CONTAINERS, longRunningOnly: true },
     timing: true,
     fix: 'suggestion',
@@ -49,9 +49,20 @@ export default defineRule({
           'after {readinessWindow} (the probes run on timers of their own, so either may act first), and restarts cascade across replicas. ' +
           'Make liveness check only that the process is alive, or raise its failureThreshold to {threshold} or more.',
       },
+      // The container's own restartPolicy Never (container restart rules, 1.35+) in a pod that keeps
+      // running: the kill is not followed by a restart, and the Pod is not replaced either.
+      mirrorsForGood: {
+        short:
+          "liveness runs readiness's {handler} check and acts no later ({liveness} vs {readiness} s), and with restartPolicy Never a kill is for good; raise its failureThreshold to {threshold}",
+        long:
+          'livenessProbe runs the same {handler} check as readinessProbe and acts no later {when} (liveness {livenessText}, readiness {readinessText}): ' +
+          "when the app is slow or failing under load, it is killed {livenessWindow} after it starts failing while it leaves the Service after {readinessWindow}, " +
+          "and with the container's restartPolicy Never it is not restarted: the Pod stays, running without it, and the replica never serves again until the Pod is replaced by hand. " +
+          'Make liveness check only that the process is alive, or raise its failureThreshold to {threshold} or more.',
+      },
     },
   },
-  checkContainer({ timedProbe, spec, report }) {
+  checkContainer({ container, timedProbe, spec, report }) {
     const liveness = timedProbe('liveness');
     const readiness = timedProbe('readiness');
     if (liveness === undefined || readiness === undefined) return;
@@ -67,7 +78,7 @@ export default defineRule({
     );
     const shown: FailureMode = modes[0]!;
     report({
-      messageId: 'mirrors',
+      messageId: container.restartPolicy === 'Never' ? 'mirrorsForGood' : 'mirrors',
       data: {
         // Stryker disable next-line StringLiteral: two probes that run the same check have a handler
         handler: liveness.handlerKind ?? '',
@@ -88,7 +99,7 @@ export default defineRule({
 });
 
 /** The same check and timing comparison in CEL (the kubelet's view of a request: scheme case, path, header names, named ports). */
-function mirrorProblems(message: CelMessages<'mirrors'>, l: string, r: string): string {
+function mirrorProblems(message: CelMessages<'mirrors' | 'mirrorsForGood'>, l: string, r: string): string {
   const text = (probe: string, field: string, fallback: string) => `(has(${probe}.${field}) ? ${probe}.${field} : ${fallback})`;
   const path = (probe: string) => {
     const bare = `${text(`${probe}.httpGet`, 'path', "''")}.split('#')[0]`;
@@ -128,12 +139,8 @@ function mirrorProblems(message: CelMessages<'mirrors'>, l: string, r: string): 
   const handler = `(has(${l}.exec) ? 'exec' : has(${l}.httpGet) ? 'httpGet' : has(${l}.tcpSocket) ? 'tcpSocket' : 'grpc')`;
   // The hanging case is shown when it applies (as the engine shows it first), else the fast one.
   const hangs = `${lHang} <= ${rHang}`;
-  const said = message('mirrors', {
-    handler,
-    liveness: `(${hangs} ? ${lHang} : lf * lp)`,
-    readiness: `(${hangs} ? ${rHang} : rf * rp)`,
-    threshold,
-  });
+  const data = { handler, liveness: `(${hangs} ? ${lHang} : lf * lp)`, readiness: `(${hangs} ? ${rHang} : rf * rp)`, threshold };
+  const said = `(has(c.restartPolicy) && c.restartPolicy == 'Never' ? ${message('mirrorsForGood', data)} : ${message('mirrors', data)})`;
   const report = `(${hangs} || lf * lp <= rf * rp ? [${said}] : [])`;
   return `has(${l}) && has(${r}) && (${sameCheck}) ? ${numbers(report)} : []`;
 }

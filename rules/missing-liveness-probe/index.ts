@@ -9,7 +9,7 @@ export default defineRule({
     scope: { roles: ['container'], longRunningOnly: true },
     policy: {
       over: 'longRunning',
-      problems: (message) => `!has(c.livenessProbe) ? [${message('missing')}] : []`,
+      problems: (message) => `!has(c.livenessProbe) && !(has(c.restartPolicy) && c.restartPolicy == 'Never') ? [${message('missing')}] : []`,
     },
     messages: {
       missing: {
@@ -21,7 +21,9 @@ export default defineRule({
     },
   },
   checkContainer({ container, probe, report }) {
-    // KubeRay adds one to the Ray container of each group when it has none.
-    if (probe('liveness') === undefined && container.probesAddedBy === undefined) report({ messageId: 'missing', pointer: container.pointer });
+    // KubeRay adds one to the Ray container of each group when it has none. A container whose own
+    // policy is Never is not restarted after a liveness kill: a probe would only end it.
+    if (probe('liveness') === undefined && container.probesAddedBy === undefined && container.restartPolicy !== 'Never')
+      report({ messageId: 'missing', pointer: container.pointer });
   },
 });

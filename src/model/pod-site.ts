@@ -34,9 +34,11 @@ export interface ContainerSite {
    */
   restartPolicy: RestartPolicy;
   /**
-   * It runs until stopped: a regular container whose policy (its own, else the pod's) is Always, in
-   * a kind that does not run to completion; a sidecar when a regular container of its pod does. The
-   * rules about serving traffic and cascading restarts judge only these.
+   * It runs until stopped: a regular container whose pod's policy, or its own, is Always, in a kind
+   * that does not run to completion; a sidecar when its pod has such a container. A container's own
+   * Never in a Deployment's pod does not make it run to completion: it still serves, and a liveness
+   * kill ends it for good while the Pod stays. The rules about serving traffic and cascading
+   * restarts judge only these.
    */
   longRunning: boolean;
   /** Values in this container (probes included) that the API server could not decode. */
@@ -168,11 +170,14 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
   const runsToCompletion = RUN_TO_COMPLETION_KINDS.has(resource.object.kind);
   const podRestartPolicy = restartPolicyOf(spec.restartPolicy) ?? (runsToCompletion ? 'OnFailure' : 'Always');
   const containers = containerSites(spec, pointer, podRestartPolicy, resource.parameterized === true);
-  // A regular container runs until stopped when its own policy (or the pod's) restarts it whatever
-  // its exit; a sidecar lives as long as such a container does. Jobs and CronJobs run to completion.
-  for (const container of containers) container.longRunning = !runsToCompletion && container.role === 'container' && container.restartPolicy === 'Always';
-  const anyLongRunning = containers.some((container) => container.longRunning);
-  for (const container of containers) if (container.role === 'sidecar') container.longRunning = anyLongRunning;
+  // A regular container runs until stopped when the pod's policy restarts it whatever its exit, or its
+  // own policy does (a container's Always overrides a pod's Never); its own Never does not make it
+  // run to completion in a pod that keeps running: a liveness kill then ends it for good. Jobs and
+  // CronJobs run to completion; a sidecar lives as long as a container that runs until stopped.
+  for (const container of containers)
+    container.longRunning = !runsToCompletion && container.role === 'container' && (podRestartPolicy === 'Always' || container.restartPolicy === 'Always');
+  const podLongRunning = containers.some((container) => container.longRunning);
+  for (const container of containers) if (container.role === 'sidecar') container.longRunning = podLongRunning;
   const ray = rayContainer(resource, pointer, containers);
   if (ray !== undefined) ray.probesAddedBy = 'KubeRay';
   return {
@@ -181,7 +186,7 @@ function makePodSite(resource: Resource, pointer: string, spec: PodSpec): PodSit
     pointer,
     podMetadata: isObject(metadata) ? metadata : undefined,
     containers,
-    longRunning: anyLongRunning,
+    longRunning: podLongRunning,
     platform: groupOf(resource.object.apiVersion) === KNATIVE_SERVING_GROUP ? 'knative' : 'kubernetes',
     decodeIssues: relevantPodIssues(decodeIssues(spec, POD_SPEC_TYPE, pointer, 'spec'), containers),
   };

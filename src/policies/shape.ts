@@ -108,13 +108,14 @@ export function sharedVariables(knownRules: readonly string[]): { name: string; 
       name: 'allContainers',
       expression: `${spec}.containers + (has(${spec}.initContainers) ? ${spec}.initContainers : []) + (has(${spec}.ephemeralContainers) ? ${spec}.ephemeralContainers : [])`,
     },
-    // The regular containers that run until stopped: their own restartPolicy (ContainerRestartRules),
-    // else the pod's, is Always, outside Jobs and CronJobs (which run to completion).
+    // The regular containers that run until stopped, outside Jobs and CronJobs (which run to
+    // completion): the pod's restartPolicy is Always, or the container's own is (a container's
+    // Never does not make it run to completion in a pod that keeps running).
     {
       name: 'longRunning',
       expression:
-        `!(object.kind in ['Job', 'CronJob']) ? ${spec}.containers.filter(c, has(c.restartPolicy) ? c.restartPolicy == 'Always' : ` +
-        `(!has(${spec}.restartPolicy) || ${spec}.restartPolicy == 'Always')) : []`,
+        `!(object.kind in ['Job', 'CronJob']) ? ${spec}.containers.filter(c, (!has(${spec}.restartPolicy) || ${spec}.restartPolicy == 'Always') || ` +
+        `(has(c.restartPolicy) && c.restartPolicy == 'Always')) : []`,
     },
     // And the sidecars, which live as long as such a container does.
     {
