@@ -33,6 +33,7 @@ export { describeValue, isInt32, isInt64, type DecodeIssue } from './model/decod
 export { counted, countText, failureConsequence, isDefaulted, product, quotedFromCluster, secondsText } from './model/describe.js';
 export { PROBE_NUMBER_FIELDS, resolvePort, type EffectiveProbe, type ProbeType } from './model/effective-probe.js';
 export type { ContainerSite, PodSite, RestartPolicy } from './model/pod-site.js';
+export type { ProbeFeatureGate } from './model/feature-gates.js';
 export { joinPointer } from './model/pointer.js';
 export { ipFamily, isLoopback, unbracket } from './model/loopback.js';
 export { cloneJson } from './model/json-value.js';

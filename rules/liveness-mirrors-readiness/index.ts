@@ -52,11 +52,10 @@ export default defineRule({
       // The container's own restartPolicy Never (container restart rules, 1.35+) in a pod that keeps
       // running: the kill is not followed by a restart, and the Pod is not replaced either.
       mirrorsForGood: {
-        short:
-          "liveness runs readiness's {handler} check and acts no later ({liveness} vs {readiness} s), and with restartPolicy Never a kill is for good; raise its failureThreshold to {threshold}",
+        short: "liveness mirrors readiness's {handler} check; with restartPolicy Never its kill is for good; set failureThreshold: {threshold}",
         long:
           'livenessProbe runs the same {handler} check as readinessProbe and acts no later {when} (liveness {livenessText}, readiness {readinessText}): ' +
-          "when the app is slow or failing under load, it is killed {livenessWindow} after it starts failing while it leaves the Service after {readinessWindow}, " +
+          'when the app is slow or failing under load, it is killed {livenessWindow} after it starts failing while it leaves the Service after {readinessWindow}, ' +
           "and with the container's restartPolicy Never it is not restarted: the Pod stays, running without it, and the replica never serves again until the Pod is replaced by hand. " +
           'Make liveness check only that the process is alive, or raise its failureThreshold to {threshold} or more.',
       },

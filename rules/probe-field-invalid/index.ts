@@ -12,6 +12,7 @@ import {
   type DecodeIssue,
   type EffectiveProbe,
   type PodSite,
+  type ProbeFeatureGate,
   type Report,
 } from '../../src/rule-api.js';
 
@@ -125,13 +126,13 @@ export default defineRule<Record<string, never>, MessageId>({
   checkPodSite({ decodeIssues, report }) {
     for (const issue of decodeIssues) reportUndecodable(issue, report);
   },
-  checkContainer({ site, container, probes, report }) {
+  checkContainer({ site, container, probes, gatesOn, report }) {
     for (const issue of container.decodeIssues) reportUndecodable(issue, report);
     if (container.role === 'ephemeral') {
       for (const probe of probes) report({ messageId: 'ephemeral', data: { field: probe.field }, pointer: probe.pointer });
       return;
     }
-    for (const probe of probes) checkProbe(probe, site, report);
+    for (const probe of probes) checkProbe(probe, site, gatesOn, report);
   },
 });
 
@@ -148,7 +149,7 @@ function reportUndecodable(issue: DecodeIssue, report: (report: Report<MessageId
   report({ messageId: 'undecodable', data: { path: issue.path, value: describeValue(issue.value), expected: issue.expected, hint }, pointer: issue.pointer });
 }
 
-function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Report<MessageId>) => void): void {
+function checkProbe(probe: EffectiveProbe, site: PodSite, gatesOn: ReadonlySet<ProbeFeatureGate>, report: (report: Report<MessageId>) => void): void {
   const raw = probe.raw as Record<string, unknown>;
   const field = probe.field;
   const at = (...path: (string | number)[]) => joinPointer(probe.pointer, ...path);
@@ -214,10 +215,11 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
   }
 
   // Gated fields (k8s.io/api v0.37, newer than the types this is built on): validated as the API server
-  // validates them where the gate is on (validateHTTPGetAction, validateGRPCAction); probe-alpha-field says they need it.
+  // validates them where the gate is on (validateHTTPGetAction, validateGRPCAction); where it is off
+  // the field is dropped before validation (pkg/api/pod/util.go) and probe-alpha-field says it is gated.
   const gated = probe.raw as { httpGet?: { protocol?: unknown; scheme?: unknown; host?: unknown } | null; grpc?: { mode?: unknown } | null };
   const protocol = gated.httpGet?.protocol;
-  if (typeof protocol === 'string') {
+  if (typeof protocol === 'string' && gatesOn.has('H2CContainerProbe')) {
     if (protocol !== 'HTTP1' && protocol !== 'HTTP2')
       report({ messageId: 'protocol', data: { field, value: JSON.stringify(protocol) }, pointer: at('httpGet', 'protocol') });
     else if (protocol === 'HTTP2' && gated.httpGet?.scheme === 'HTTPS')
@@ -226,7 +228,7 @@ function checkProbe(probe: EffectiveProbe, site: PodSite, report: (report: Repor
       report({ messageId: 'http2Host', data: { field }, pointer: at('httpGet', 'host') });
   }
   const mode = gated.grpc?.mode;
-  if (typeof mode === 'string' && mode !== 'Plaintext' && mode !== 'TLS')
+  if (typeof mode === 'string' && gatesOn.has('GRPCContainerProbeTLS') && mode !== 'Plaintext' && mode !== 'TLS')
     report({ messageId: 'grpcMode', data: { field, value: JSON.stringify(mode) }, pointer: at('grpc', 'mode') });
 
   const grpc = probe.raw.grpc;

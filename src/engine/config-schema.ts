@@ -1,6 +1,7 @@
 // The configuration's JSON Schema, built from the rules' own metadata: each rule's options and its
 // admission opt-in come from the rule, nothing is listed twice. `npm run generate` writes it to
 // schema/config.schema.json (what editors and the loader use); a test fails when that file is stale.
+import { PROBE_FEATURE_GATES } from '../model/feature-gates.js';
 import type { AnyRule } from './rule.js';
 
 type Schema = Record<string, unknown>;
@@ -93,6 +94,13 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
             maximum: 1,
             description:
               'Dense when the mean of pods ÷ allocatable pods per node is at or above this (used instead of densePodsPerNode when the cluster reports capacity).',
+          },
+          featureGates: {
+            type: 'array',
+            items: { enum: [...PROBE_FEATURE_GATES] },
+            uniqueItems: true,
+            description:
+              'Alpha feature gates your clusters have on (API server and kubelets): their probe fields are validated as the API server then does, and not reported as gated.',
           },
           refreshIntervalSeconds: { type: 'number', minimum: 1, description: 'How often the webhook refreshes density from the API server (default 60).' },
           guard: {

@@ -1,4 +1,5 @@
 import { DEFAULT_DENSE_PODS_PER_NODE, type ClusterFacts } from './cluster-facts.js';
+import type { ProbeFeatureGate } from '../model/feature-gates.js';
 import type { Severity } from './rule.js';
 
 /** Looked for in the working directory and its parents, in this order. */
@@ -41,6 +42,8 @@ export interface ProbeLintConfig {
     densePodsPerNode?: number;
     denseCapacityFraction?: number;
     refreshIntervalSeconds?: number;
+    /** The alpha feature gates the clusters have on (API server and kubelets). */
+    featureGates?: ProbeFeatureGate[];
     guard?: { deadlineSeconds?: number; backoffInitialSeconds?: number; backoffMaxSeconds?: number; failureThreshold?: number; openSeconds?: number };
   };
   ignore?: IgnoreEntry[];
@@ -66,6 +69,11 @@ export function clusterFactsFrom(config: ProbeLintConfig, podsPerNodeFlag: numbe
   if (podsPerNodeFlag !== undefined) return { podsPerNode: podsPerNodeFlag, densePodsPerNode: dense, source: 'flag' };
   if (config.cluster?.podsPerNode !== undefined) return { podsPerNode: config.cluster.podsPerNode, densePodsPerNode: dense, source: 'config' };
   return { podsPerNode: undefined, densePodsPerNode: dense, source: 'unknown' };
+}
+
+/** The alpha feature gates the config says the clusters have on: none unless it says so. */
+export function featureGatesOn(config: ProbeLintConfig): ReadonlySet<ProbeFeatureGate> {
+  return new Set(config.cluster?.featureGates ?? []);
 }
 
 /** Whether a rule setting leaves the rule on ("off" and `enabled: false` turn it off). */

@@ -1,11 +1,12 @@
 import type { LintDocument } from '../model/document.js';
+import type { ProbeFeatureGate } from '../model/feature-gates.js';
 import { effectiveProbes } from '../model/effective-probe.js';
 import { findPodSites, type ContainerRole, type ContainerSite, type PodSite } from '../model/pod-site.js';
 import { identityOf, type Resource, type ResourceIdentity } from '../model/resource.js';
 import { WorkBudget, WorkBudgetExceeded } from '../model/work-budget.js';
 import type { ClusterFacts, ClusterFactsSource } from './cluster-facts.js';
 import type { RuntimeEvidence } from './runtime-evidence.js';
-import { ruleEnabled, ruleOptions, severityOverride, type ProbeLintConfig } from './config.js';
+import { featureGatesOn, ruleEnabled, ruleOptions, severityOverride, type ProbeLintConfig } from './config.js';
 import type { Finding, SuppressedFinding } from './finding.js';
 import { formatMessage, type AnyRule, type ContainerContext, type Report, type Severity } from './rule.js';
 import { collectRunFacts, type RunFacts } from './run-facts.js';
@@ -91,12 +92,14 @@ export class Engine {
   private strictVariant: Engine | undefined;
   private readonly knownRules: ReadonlySet<string>;
   private readonly enabledIds: string[];
+  private readonly gatesOn: ReadonlySet<ProbeFeatureGate>;
 
   constructor(
     readonly rules: readonly AnyRule[],
     private readonly options: EngineOptions,
   ) {
     this.knownRules = new Set(rules.map((rule) => rule.meta.id));
+    this.gatesOn = featureGatesOn(options.config);
     this.enabledIds = rules.filter((rule) => ruleEnabled(options.config.rules?.[rule.meta.id])).map((rule) => rule.meta.id);
     const active = rules.flatMap((rule): ActiveRule[] => {
       const setting = options.config.rules?.[rule.meta.id];
@@ -223,6 +226,7 @@ export class Engine {
       timedProbe: (type) => timedProbes.find((probe) => probe.type === type),
       options: undefined,
       cluster,
+      gatesOn: this.gatesOn,
       run,
       evidence: this.options.evidence?.forContainer(identity, container.name),
       evidenceWindow: this.options.evidence?.window,

@@ -5,6 +5,7 @@ import type { EffectiveProbe, ProbeType } from '../model/effective-probe.js';
 import type { ContainerRole, ContainerSite, PodSite } from '../model/pod-site.js';
 import type { Position } from '../model/position.js';
 import type { WorkBudget } from '../model/work-budget.js';
+import type { ProbeFeatureGate } from '../model/feature-gates.js';
 import type { ClusterFacts } from './cluster-facts.js';
 import type { RunFacts } from './run-facts.js';
 import type { ContainerEvidence, FindingEvidence } from './runtime-evidence.js';
@@ -173,6 +174,8 @@ export interface ContainerContext<Options, MessageId extends string> {
   timedProbe: (type: ProbeType) => EffectiveProbe | undefined;
   options: Options;
   cluster: ClusterFacts;
+  /** The alpha feature gates the config says the clusters have on (cluster.featureGates). */
+  gatesOn: ReadonlySet<ProbeFeatureGate>;
   run: RunFacts;
   /** What the kubelet did with this container's probes (audit only; undefined elsewhere). */
   evidence: ContainerEvidence | undefined;

@@ -3,6 +3,9 @@
 // manifest for a value it cannot decode, probe-lint reports probe-field-invalid; where it accepts
 // one, probe-lint reads the same values.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
@@ -37,8 +40,15 @@ async function dryRun(manifest: string): Promise<{ accepted: boolean; stored: an
   return { accepted: run.code === 0, stored: run.code === 0 ? JSON.parse(run.stdout) : undefined, text: run.stdout, stderr: run.stderr };
 }
 
-function lint(manifest: string): { rule: string; messageId: string }[] {
-  return JSON.parse(runCli(['-', '--format', 'json', '--fail-on', 'never'], { input: manifest }).stdout).findings;
+function lint(manifest: string, config?: object): { rule: string; messageId: string }[] {
+  const directory = config === undefined ? undefined : mkdtempSync(join(tmpdir(), 'probe-lint-reading-'));
+  try {
+    if (directory !== undefined) writeFileSync(join(directory, '.probe-lint.yaml'), JSON.stringify(config));
+    const configArgs = directory === undefined ? [] : ['--config', join(directory, '.probe-lint.yaml')];
+    return JSON.parse(runCli(['-', '--format', 'json', '--fail-on', 'never', ...configArgs], { input: manifest }).stdout).findings;
+  } finally {
+    if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+  }
 }
 
 describe('values the API server cannot decode', () => {
@@ -232,24 +242,36 @@ describe('alpha probe fields of 1.37, with their gates off and on', () => {
     { what: 'grpc mode tls', probe: 'grpc: {port: 9090, mode: tls}', refusedWithGates: /Unsupported value: "tls"/, field: ['grpc', 'mode'] },
   ];
   for (const { what, probe, refusedWithGates, field } of cases) {
-    it(`${what}: gates on, the API server ${refusedWithGates ? 'refuses it and probe-lint reports an error' : 'keeps it'}; gates off, it drops the field and probe-lint warns it is gated`, async () => {
+    it(`${what}: gates on, the API server ${refusedWithGates ? 'refuses it and probe-lint reports an error' : 'keeps it'}; gates off, it drops the field and probe-lint reports no error`, async () => {
       const manifest = pod('gated', probe);
-      const findings = lint(manifest);
-      const errors = findings.filter((finding) => finding.rule === 'probe-field-invalid');
+      // Linted as for that server: the config names the gates its clusters have on.
+      const withGates = lint(manifest, { cluster: { featureGates: ['H2CContainerProbe', 'GRPCContainerProbeTLS'] } });
+      const errorsWithGates = withGates.filter((finding) => finding.rule === 'probe-field-invalid');
       const on = await gated.kubectl(['create', '--dry-run=server', '-o', 'json', '-f', '-'], { input: manifest });
       if (refusedWithGates !== undefined) {
         assert.notEqual(on.code, 0);
         assert.match(on.stderr, refusedWithGates);
-        assert.equal(errors.length, 1, JSON.stringify(findings));
+        assert.equal(errorsWithGates.length, 1, JSON.stringify(withGates));
       } else {
         assert.equal(on.code, 0, on.stderr);
         assert.notEqual(JSON.parse(on.stdout).spec.containers[0].livenessProbe[field[0]!][field[1]!], undefined, 'kept where the gate is on');
-        assert.deepEqual(errors, []);
-        assert.ok(findings.some((finding) => finding.rule === 'probe-alpha-field'));
+        assert.deepEqual(errorsWithGates, []);
       }
+      assert.deepEqual(
+        withGates.filter((finding) => finding.rule === 'probe-alpha-field'),
+        [],
+        'a gate the config says is on is not reported as gated',
+      );
       const off = await dryRun(manifest);
       assert.equal(off.accepted, true, `the gate is off by default: the field is dropped, never refused (${off.stderr})`);
       assert.equal(off.stored.spec.containers[0].livenessProbe[field[0]!][field[1]!], undefined, 'dropped');
+      // Linted as for the default server: no error for a value it never validates.
+      const withoutGates = lint(manifest);
+      assert.deepEqual(
+        withoutGates.filter((finding) => finding.rule === 'probe-field-invalid'),
+        [],
+        'the field is dropped before validation: nothing to refuse',
+      );
     });
   }
 });
