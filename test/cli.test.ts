@@ -75,6 +75,25 @@ describe('inputs', () => {
     assert.match(run.stdout, /good\.yaml:13:9 {2}warning {2}timeout-not-below-period/);
   });
 
+  it('reads a file named on the command line as it reads stdin: invalid YAML that names no kind is an input error there, passed over in a directory walk or with --only-manifests', () => {
+    // A CloudFormation template: no kind, and a tag YAML without its schema does not know.
+    const template = 'Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: !Ref Name\n';
+    const named = write('not-manifests/template.yaml', template);
+    const inputErrors = (run: { stdout: string }) =>
+      (JSON.parse(run.stdout).inputErrors as { file: string; line: number }[]).map((error) => [error.file, error.line]);
+    const asNamed = runCli([named, '--format', 'json']);
+    const onStdin = runCli(['-', '--format', 'json'], { input: template });
+    assert.deepEqual([asNamed.code, inputErrors(asNamed)], [2, [[named, 5]]]);
+    assert.deepEqual([onStdin.code, inputErrors(onStdin)], [2, [['-', 5]]], 'the same bytes, the same answer');
+    const walked = runCli([join(work, 'not-manifests'), '--format', 'json']);
+    assert.deepEqual([walked.code, inputErrors(walked)], [0, []], 'found in a directory, it is not a manifest');
+    const listed = runCli(['--only-manifests', '--format', 'json', '--', named]);
+    assert.deepEqual([listed.code, inputErrors(listed)], [0, []], 'named in a list a hook made, it is passed over as in a walk');
+    // Invalid YAML that could hold an object is an error whichever way it comes.
+    const broken = write('not-manifests/broken.yaml', 'kind: Pod\nmetadata: [oops\n');
+    assert.equal(runCli(['--only-manifests', '--', broken]).code, 2);
+  });
+
   it('exits 2 for a path that does not exist, naming it', () => {
     const run = runCli([join(work, 'nope.yaml'), '--format', 'json']);
     assert.equal(run.code, 2);

@@ -47,6 +47,8 @@ export interface LintArguments extends ReportArguments {
   exclude: string[];
   /** --root: the tree inputs may read, instead of each input's own. */
   root: string | undefined;
+  /** --only-manifests: files named that are not manifests are passed over, as in a directory walk. */
+  onlyManifests: boolean;
 }
 
 export interface TimelineArguments {
@@ -62,6 +64,8 @@ export interface TimelineArguments {
   exclude: string[];
   /** --root: the tree inputs may read, instead of each input's own. */
   root: string | undefined;
+  /** --only-manifests: files named that are not manifests are passed over, as in a directory walk. */
+  onlyManifests: boolean;
 }
 
 export interface AuditArguments extends ReportArguments {
@@ -175,6 +179,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         config: string('config'),
         exclude: list('exclude'),
         root: string('root'),
+        onlyManifests: flag('only-manifests'),
       };
     case 'lsp':
       noExtra();
@@ -228,6 +233,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         render: renderOptions(string, flag, list),
         exclude: list('exclude'),
         root: string('root'),
+        onlyManifests: flag('only-manifests'),
       };
     }
   }

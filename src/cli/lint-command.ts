@@ -23,6 +23,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
       render: args.render,
       exclusion: pathExclusion(loaded, args.exclude, io.cwd),
       ...(args.root !== undefined ? { root: resolve(io.cwd, args.root) } : {}),
+      onlyManifests: args.onlyManifests,
       readStdin: io.readStdin,
       env: io.env,
       ...(progress.listener !== undefined ? { progress: progress.listener } : {}),

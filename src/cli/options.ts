@@ -134,6 +134,13 @@ export const OPTIONS: readonly OptionSpec[] = [
       'the tree a chart, a kustomization or a linked manifest may read (default: the git work tree holding each input, else the input itself): an overlay outside git reaching ../../base needs it',
     commands: ['lint', 'timeline'],
   },
+  {
+    name: 'only-manifests',
+    type: 'boolean',
+    description:
+      'of the files named, pass over those that hold no Kubernetes object (YAML that names no kind and does not parse), as a directory walk does: for names a hook or another tool lists (default: a file named is linted, and its invalid YAML is an input error)',
+    commands: ['lint', 'timeline'],
+  },
   { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: RENDERING },
   {
     name: 'kustomize',

@@ -21,6 +21,7 @@ export async function runTimeline(args: TimelineArguments, io: CommandIo): Promi
       render: args.render,
       exclusion: pathExclusion(config, args.exclude, io.cwd),
       ...(args.root !== undefined ? { root: resolve(io.cwd, args.root) } : {}),
+      onlyManifests: args.onlyManifests,
       readStdin: io.readStdin,
       env: io.env,
       ...(progress.listener !== undefined ? { progress: progress.listener } : {}),

@@ -30,6 +30,8 @@ export interface LintSessionOptions {
   exclusion?: PathExclusion;
   /** The tree a chart, a kustomization or a linked manifest may read (--root); by default each input's own. */
   root?: string;
+  /** Files named that hold no object are passed over, as in a directory walk (--only-manifests). */
+  onlyManifests?: boolean;
   /** What "-" reads. */
   readStdin?: () => string | Buffer;
   env?: Readonly<Record<string, string | undefined>>;
@@ -77,6 +79,7 @@ export class LintSession {
       render: this.options.render ?? NO_RENDERING,
       ...(this.options.exclusion !== undefined ? { exclusion: this.options.exclusion } : {}),
       ...(this.options.root !== undefined ? { root: this.options.root } : {}),
+      onlyManifests: this.options.onlyManifests === true,
       ...(this.options.progress !== undefined ? { progress: this.options.progress } : {}),
     });
     return { files: read.files, inputErrors: read.problems.map(inputErrorOf), notices: read.notices };

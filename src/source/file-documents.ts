@@ -20,11 +20,12 @@ export function documentsOfFile(file: InputFile): FileDocuments {
 export function documentsOfSource(file: Omit<InputFile, 'text'> & { text: string }, source: SourceFile): FileDocuments {
   const template = templateProblem(file, source);
   if (template !== undefined) return { source, documents: [], problem: { path: file.path, message: template } };
-  // A file that does not parse is an input error when it could hold a Kubernetes object; one that
-  // never names a kind (mkdocs.yml with Python tags, a CloudFormation template with !Ref) is not a
-  // manifest at all, and is passed over like any other document that is not an object.
+  // A file that does not parse is an input error when it could hold a Kubernetes object; one found in
+  // a directory that never names a kind (mkdocs.yml with Python tags, a CloudFormation template with
+  // !Ref) is not a manifest at all, and is passed over like any other document that is not an object.
+  // A file the user named, like stdin, was meant to be linted: its bytes are an error either way.
   const problem =
-    source.error && (file.rendered !== undefined || file.path === '-' || mayHoldObjects(file.text))
+    source.error && (file.rendered !== undefined || file.path === '-' || file.named === true || mayHoldObjects(file.text))
       ? { path: file.path, line: source.error.line, column: source.error.column, message: `invalid YAML: ${source.error.reason}` }
       : undefined;
   return { source, documents: lintDocumentsOf(source, file.rendered), ...(problem !== undefined ? { problem } : {}) };

@@ -35,6 +35,8 @@ export interface ReadOptions {
   exclusion?: PathExclusion;
   /** The tree a chart, a kustomization or a linked manifest may read (--root); by default each input's own. */
   root?: string;
+  /** Files named that hold no object are passed over, as in a directory walk (--only-manifests). */
+  onlyManifests?: boolean;
   /** Told as each chart and kustomization is rendered. */
   progress?: ProgressListener;
 }
@@ -45,7 +47,11 @@ export async function readInputs(paths: readonly string[], options: ReadOptions)
   const found = discover(paths, options.exclusion);
   // What a linked manifest, a chart, a kustomization or a `# Source:` line may reach: the trees the inputs live in.
   const roots = paths.map((path) => treeRootOf(path === '-' ? '.' : path, options.root));
-  const plain = readPlainInputs(found.files, options.readStdin, found.regularFiles, new TreeBounds(roots));
+  const plain = readPlainInputs(found.files, options.readStdin, {
+    regularFiles: found.regularFiles,
+    bounds: new TreeBounds(roots),
+    named: options.onlyManifests === true ? undefined : found.named,
+  });
   const files: InputFile[] = [];
   const problems: InputProblem[] = [...found.problems, ...plain.problems];
   const notices: string[] = [...found.notices, ...plain.notices];
@@ -149,7 +155,7 @@ async function renderFound(
           // A file that several kustomizations fall back to (or that was given itself) is linted once.
           const unread = built.unbuilt.filter((file) => !linted.has(resolve(file)));
           for (const file of unread) linted.add(resolve(file));
-          if (unread.length > 0) absorb(readPlainInputs(unread.map(shownPath), options.readStdin, undefined, reach.bounds));
+          if (unread.length > 0) absorb(readPlainInputs(unread.map(shownPath), options.readStdin, { bounds: reach.bounds }));
           for (const chart of built.charts) {
             if (rendered.has(resolve(chart.directory))) continue;
             rendered.add(resolve(chart.directory));

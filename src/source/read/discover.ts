@@ -56,6 +56,8 @@ export interface Discovery {
   notices: string[];
   /** Files found in directories whose listing said they are regular files. */
   regularFiles: Set<string>;
+  /** Plain files named on the command line themselves, as given (not found in a directory). */
+  named: Set<string>;
 }
 
 /**
@@ -201,7 +203,7 @@ export function discover(paths: readonly string[], exclusion: PathExclusion = NO
   }
   for (const directory of kustomizations.keys()) owned.add(facts.kustomizationFile(directory)!);
   for (const file of [...walked, ...single]) if (owned.size === 0 || !owned.has(resolve(file))) files.push(file);
-  return { charts: [...charts.values()], kustomizations: units, files, problems, notices, regularFiles };
+  return { charts: [...charts.values()], kustomizations: units, files, problems, notices, regularFiles, named: new Set(single) };
 }
 
 /** The outermost directory at or above the file's (not above `stop`) that holds a Chart.yaml. */

@@ -22,6 +22,8 @@ export interface InputFile {
   identity?: FileIdentity;
   /** Set for the output of `helm template` or `kustomize build`: where each document came from. */
   rendered?: RenderedOrigin;
+  /** Named on the command line itself (not found in a directory): what it holds is meant to be linted. */
+  named?: true;
   /** Lets go of the text of a file on disk; it is read again if asked for (see diskFile). */
   release?(): void;
 }
@@ -58,12 +60,8 @@ export interface ReadResult {
  * would block or never end). A path that cannot be read is a problem, not a crash; the others
  * are still read.
  */
-export function readPlainInputs(
-  paths: readonly string[],
-  readStdin: () => string | Buffer,
-  regularFiles?: ReadonlySet<string>,
-  bounds?: TreeBounds,
-): ReadResult {
+export function readPlainInputs(paths: readonly string[], readStdin: () => string | Buffer, options: PlainReadOptions = {}): ReadResult {
+  const { regularFiles, bounds, named } = options;
   const files: InputFile[] = [];
   const problems: InputProblem[] = [];
   const notices: string[] = [];
@@ -77,7 +75,7 @@ export function readPlainInputs(
     }
     const problem = checkManifestFile(path);
     if (problem !== undefined) problems.push({ path, message: problem });
-    else files.push(diskFile(path));
+    else files.push(diskFile(path, named?.has(path) === true));
   };
   for (const path of paths) {
     // A file its directory's listing called regular is not asked of the disk again (two stats a
@@ -104,6 +102,15 @@ export function readPlainInputs(
     else read(path);
   }
   return { files, problems, notices };
+}
+
+export interface PlainReadOptions {
+  /** Files a directory's listing called regular: not asked of the disk again. */
+  regularFiles?: ReadonlySet<string> | undefined;
+  /** The trees a link may lead into. */
+  bounds?: TreeBounds | undefined;
+  /** The paths named on the command line themselves, as given. */
+  named?: ReadonlySet<string> | undefined;
 }
 
 /** Where a link leads when that is outside the bounds (a broken link is left to the read, which names it). */
@@ -161,11 +168,12 @@ export function manifestFilesUnder(
  * not the whole tree's. Text that cannot be read then (too large, not UTF-8, or the file changed)
  * throws InputUnreadable where it is asked for.
  */
-function diskFile(path: string): InputFile {
+function diskFile(path: string, named = false): InputFile {
   let text: string | undefined;
   const file: InputFile = {
     path,
     text: '',
+    ...(named ? { named: true as const } : {}),
     release: () => {
       text = undefined;
     },
