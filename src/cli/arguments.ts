@@ -49,6 +49,12 @@ export interface LintArguments extends ReportArguments {
   root: string | undefined;
   /** --only-manifests: files named that are not manifests are passed over, as in a directory walk. */
   onlyManifests: boolean;
+  /** --baseline FILE: the findings it holds are old. */
+  baseline: string | undefined;
+  /** --write-baseline: record today's findings as the baseline. */
+  writeBaseline: boolean;
+  /** --prune-baseline: drop the baseline's fixed entries. */
+  pruneBaseline: boolean;
 }
 
 export interface TimelineArguments {
@@ -222,6 +228,8 @@ function interpret(line: ParsedCommandLine): Arguments {
       for (const type of fixTypes)
         if (type !== 'fix' && type !== 'suggestion') throw new UsageError(`--fix-type takes fix, suggestion or fix,suggestion (got "${type}")`);
       if (string('fix-type') !== undefined && !flag('fix') && !flag('fix-dry-run')) throw new UsageError('--fix-type goes with --fix or --fix-dry-run');
+      if (flag('write-baseline') && flag('prune-baseline'))
+        throw new UsageError('--write-baseline and --prune-baseline exclude each other (writing records every finding)');
       return {
         command,
         paths: positionals,
@@ -234,6 +242,9 @@ function interpret(line: ParsedCommandLine): Arguments {
         exclude: list('exclude'),
         root: string('root'),
         onlyManifests: flag('only-manifests'),
+        baseline: string('baseline'),
+        writeBaseline: flag('write-baseline'),
+        pruneBaseline: flag('prune-baseline'),
       };
     }
   }

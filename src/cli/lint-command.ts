@@ -6,6 +6,7 @@ import { formatListsObjects, formatReadsObjects } from '../report/formats.js';
 import { visible } from '../report/visible.js';
 import type { LintArguments } from './arguments.js';
 import { cliClusterFacts, commandProgress, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
+import { applyBaseline } from './baseline-step.js';
 import { clearReportPaths, reportOutcome } from './report-outcome.js';
 
 /** Returns the exit code. */
@@ -46,5 +47,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   });
   // The report starts on a clean line.
   progress.end();
-  return (await reportOutcome(outcome, { args, io, enabledRules: session.enabledRuleIds, report })).code;
+  const step = applyBaseline(outcome, args, config, { ...io, stderr: progress.stderr });
+  if ('code' in step) return step.code;
+  return (await reportOutcome(step.outcome, { args, io, enabledRules: session.enabledRuleIds, report, baseline: step.baseline })).code;
 }

@@ -135,6 +135,21 @@ export const OPTIONS: readonly OptionSpec[] = [
     commands: ['lint', 'timeline'],
   },
   {
+    name: 'baseline',
+    type: 'string',
+    value: 'FILE',
+    description:
+      "findings it holds are old: reported apart, never counted for the exit code (default: the config's baseline, else .probe-lint-baseline.json here when it exists)",
+    commands: ['lint'],
+  },
+  {
+    name: 'write-baseline',
+    type: 'boolean',
+    description: "record today's findings as the baseline (--baseline FILE, or the default), and exit 0 on them",
+    commands: ['lint'],
+  },
+  { name: 'prune-baseline', type: 'boolean', description: 'drop the entries of the baseline that are no longer found', commands: ['lint'] },
+  {
     name: 'only-manifests',
     type: 'boolean',
     description:

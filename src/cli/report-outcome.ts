@@ -9,7 +9,7 @@ import { reportChunks } from '../report/formats.js';
 import { visible } from '../report/visible.js';
 import { refuseReportLinks, writeFileAtomic } from '../source/atomic-write.js';
 import { treeRootOf } from '../source/read/tree-root.js';
-import { summarize, type ReportInput } from '../report/located.js';
+import { summarize, type BaselineReport, type ReportInput } from '../report/located.js';
 import type { FailOn, ReportArguments } from './arguments.js';
 import { useColor, type CommandIo } from './context.js';
 import { VERSION } from './version.js';
@@ -21,6 +21,8 @@ export interface ReportContext {
   enabledRules: string[];
   /** Where the report goes; when it is io.stdout, each chunk waits for stdout to take the last (io.stdoutWritten). */
   report: (text: string) => void;
+  /** The baseline's part of the run, when one is used (lint). */
+  baseline?: BaselineReport | undefined;
 }
 
 /** Prints the report; 2 with input errors, 1 with findings at or above --fail-on, else 0. */
@@ -42,6 +44,7 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
     columns: io.isTty ? io.columns : undefined,
     toolVersion: VERSION,
     generatedAt: reportTime(io.env),
+    baseline: context.baseline,
   };
   // A report written to a slow pipe is not held whole in memory.
   const written = context.report === io.stdout ? io.stdoutWritten : undefined;

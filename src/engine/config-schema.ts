@@ -123,6 +123,12 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
         type: 'array',
         items: EXCLUDE_PATTERN_SCHEMA,
       },
+      baseline: {
+        description:
+          'The baseline file (probe-lint --write-baseline writes it): findings it holds are reported apart and never fail the run. Relative to the directory of this file; default .probe-lint-baseline.json in the working directory when it exists.',
+        type: 'string',
+        minLength: 1,
+      },
       ignore: {
         description: 'Exemptions owned by the config: each needs a reason, and may expire.',
         type: 'array',

@@ -49,6 +49,8 @@ export interface ProbeLintConfig {
   ignore?: IgnoreEntry[];
   /** Paths never linted: globs relative to the directory of `file`. */
   exclude?: string[];
+  /** The baseline file, relative to the directory of `file`. */
+  baseline?: string;
   /** The config file it was read from, absolute (set by the loader, not written in the file). */
   file?: string;
   suppression?: { annotations?: boolean; annotationRules?: string[] };

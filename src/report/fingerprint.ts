@@ -1,7 +1,9 @@
 // Fingerprints that CI systems key findings by (GitLab Code Quality, SARIF's partialFingerprints,
-// JSON): the same while the finding stays (rule, file, object, container, field — not the line, which
-// moves as the file is edited), and never shared by two findings of one report, or GitLab keeps one.
+// JSON): the finding's key (finding-key.ts: rule, object, container, field, the probe's values — not
+// the file or the line, which move as files are edited), the same key a baseline records, and never
+// shared by two findings of one report, or GitLab keeps one.
 import { hash } from 'node:crypto';
+import { findingKeyParts } from './finding-key.js';
 import type { LocatedFinding } from './located.js';
 
 /** Gives each finding of a report its fingerprint, in report order; one instance per report. */
@@ -9,16 +11,7 @@ export class Fingerprints {
   private readonly seen = new Map<string, number>();
 
   of(finding: LocatedFinding): string {
-    return this.unique([
-      finding.rule,
-      finding.messageId,
-      finding.file ?? '',
-      finding.identity.kind,
-      finding.identity.namespace ?? '',
-      finding.identity.name ?? '',
-      finding.container ?? '',
-      finding.pointer,
-    ]);
+    return this.unique(findingKeyParts(finding));
   }
 
   /** For what is not a finding (an input error), from its own parts. */

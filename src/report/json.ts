@@ -16,6 +16,12 @@ export function jsonChunks(input: ReportInput): Generator<string> {
     output.suppressed = suppressed.placeholder;
     lists.push(suppressed);
   }
+  if (input.baseline !== undefined) {
+    // The baseline's findings apart, fingerprinted in the same sequence: a fingerprint never repeats in one report.
+    const baselined = streamedList(input.baseline.baselined, (finding) => ({ ...toJson(finding), fingerprint: fingerprints.of(finding) }));
+    output.baseline = { file: input.baseline.file, baselined: baselined.placeholder, fixed: input.baseline.fixed };
+    lists.push(baselined);
+  }
   return streamedJson(output, lists);
 }
 

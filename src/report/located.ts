@@ -12,6 +12,10 @@ export interface LocatedFinding extends Finding {
   rendered?: { from: 'helm' | 'kustomize'; root: string | undefined; values: string | undefined; line: number; column: number; inside?: string };
   /** Other objects the same finding was made on at the same place (renderings that rename them), as Kind/namespace/name. */
   alsoIn?: string[];
+  /** The pointer with containers named, not counted (finding-key.ts): read while the object is at hand. */
+  field?: string;
+  /** A hash of what the probe the finding is in checks (finding-key.ts). */
+  probeValues?: string;
 }
 
 export interface LocatedSuppressed extends LocatedFinding {
@@ -71,6 +75,29 @@ export interface ReportInput {
   toolVersion: string;
   /** When the report is made: now, or SOURCE_DATE_EPOCH (seconds) for reproducible output. */
   generatedAt: Date;
+  /** With a baseline: the findings it holds (not in `findings`), and its entries no longer found. */
+  baseline?: BaselineReport | undefined;
+}
+
+export interface BaselineReport {
+  /** The baseline file, as shown. */
+  file: string;
+  baselined: LocatedFinding[];
+  fixed: BaselineEntry[];
+}
+
+/** One key of a baseline (baseline.ts), with how many findings had it. */
+export interface BaselineEntry {
+  /** The finding key: what is matched. The fields below are for the reviewer. */
+  key: string;
+  rule: string;
+  /** Kind/namespace/name. */
+  object: string;
+  container: string | null;
+  /** The file it was found in when recorded (not matched: objects move). */
+  file: string | null;
+  /** How many findings had this key. */
+  count: number;
 }
 
 /** " (helm template charts/app with ci/x-values.yaml, line 113:11)" for rendered findings, else "". */

@@ -25,7 +25,10 @@ export function sarifChunks(input: ReportInput): Generator<string> {
     properties: { tags: ['kubernetes', 'probes'] },
   }));
   const fingerprints = new Fingerprints();
-  const results = streamedList(input.findings, (finding): Result => {
+  // With a baseline, its findings are results too, marked unchanged, and the rest new (code scanning shows the state).
+  const baselined = new Set(input.baseline?.baselined ?? []);
+  const all = input.baseline === undefined ? input.findings : [...input.findings, ...input.baseline.baselined];
+  const results = streamedList(all, (finding): Result => {
     const result: Result = {
       ruleId: finding.rule,
       ruleIndex: ruleIndex.get(finding.rule) ?? -1,
@@ -33,6 +36,7 @@ export function sarifChunks(input: ReportInput): Generator<string> {
       message: { text: sentence(`${standaloneMessage(finding)}${renderedNote(finding)}`) },
       // Code scanning keys alerts by these: one finding's own, however many findings share a line.
       partialFingerprints: { 'probeLintFinding/v1': fingerprints.of(finding) },
+      ...(input.baseline !== undefined ? { baselineState: baselined.has(finding) ? ('unchanged' as const) : ('new' as const) } : {}),
     };
     // Every result has a location: the file the user edits when there is one, and always the object.
     const location: Location = { logicalLocations: [{ fullyQualifiedName: describeResource(finding.identity), kind: 'object' }] };

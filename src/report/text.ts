@@ -1,4 +1,5 @@
 import type { Severity } from '../engine/rule.js';
+import { fixedText } from './baseline.js';
 import { standaloneMessage } from './finding-text.js';
 import {
   inputErrorWhere,
@@ -18,7 +19,7 @@ const DIM = '\x1b[2m';
 const RULE_WIDTH = 24;
 
 /** What a line of the report says: an input error, a finding, or a finding shown suppressed. */
-type Entry = { error: InputError } | { finding: LocatedFinding } | { suppressed: LocatedSuppressed };
+type Entry = { error: InputError } | { finding: LocatedFinding } | { suppressed: LocatedSuppressed } | { baselined: LocatedFinding };
 
 /**
  * Grouped by file: `file:line:column  severity  rule  message`, then one summary line. On a
@@ -33,6 +34,7 @@ export function textChunks(input: ReportInput): Generator<string> {
   for (const error of input.inputErrors) group(error.file).push({ error });
   for (const finding of input.findings) group(finding.file ?? finding.identity.kind).push({ finding });
   if (input.showSuppressed) for (const finding of input.suppressed) group(finding.file ?? finding.identity.kind).push({ suppressed: finding });
+  if (input.showSuppressed) for (const finding of input.baseline?.baselined ?? []) group(finding.file ?? finding.identity.kind).push({ baselined: finding });
 
   const entry = (head: string, message: string) =>
     input.columns === undefined ? `${head}  ${message}` : `${head}\n${wrap(message, input.columns - 4, '    ')}`;
@@ -47,6 +49,7 @@ export function textChunks(input: ReportInput): Generator<string> {
       return entry(`${visible(inputErrorWhere(error))}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, visible(error.message));
     }
     if ('finding' in item) return line(item.finding);
+    if ('baselined' in item) return paint(DIM, line(item.baselined, ' [in the baseline]'));
     const { suppressed } = item;
     return paint(DIM, line(suppressed, ` [suppressed by ${suppressed.suppression.by}: ${suppressed.suppression.reason}]`));
   };
@@ -55,6 +58,12 @@ export function textChunks(input: ReportInput): Generator<string> {
     for (const [file, entries] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       yield paint('\x1b[4m', visible(file));
       for (const item of entries) yield `  ${text(item)}`;
+      yield '';
+    }
+    const fixed = input.baseline?.fixed ?? [];
+    if (fixed.length > 0) {
+      yield `${paint('\x1b[32m', '✔')} fixed since the baseline ${visible(input.baseline!.file)} (--prune-baseline drops them):`;
+      for (const entry of fixed) yield `  ${visible(fixedText(entry))}`;
       yield '';
     }
     yield summaryLine(input, paint);
@@ -68,7 +77,7 @@ export function summaryLine(input: ReportInput, paint: (code: string, text: stri
   const problems = summary.errors + summary.warnings + summary.infos;
   const scope = scopeText(summary);
   const suppressed = input.suppressed.length ? `; ${input.suppressed.length} suppressed` : '';
-  const hidden = input.hidden ? `; ${input.hidden} below --min-severity not shown` : '';
+  const hidden = `${input.hidden ? `; ${input.hidden} below --min-severity not shown` : ''}${baselineNote(input)}`;
   const counts = `${summary.errors} ${plural(summary.errors, 'error')}, ${summary.warnings} ${plural(summary.warnings, 'warning')}, ${summary.infos} ${plural(summary.infos, 'info')}`;
   if (input.inputErrors.length > 0) {
     const errors = `${input.inputErrors.length} ${plural(input.inputErrors.length, 'input error')}`;
@@ -77,6 +86,14 @@ export function summaryLine(input: ReportInput, paint: (code: string, text: stri
   if (problems === 0) return `${paint('\x1b[32m', '✔')} no problems in ${scope}${suppressed}${hidden}`;
   const mark = summary.errors ? paint(COLORS.error, '✖') : summary.warnings ? paint(COLORS.warning, '⚠') : paint(COLORS.info, 'ℹ');
   return `${mark} ${problems} ${plural(problems, 'problem')} (${counts}) in ${scope}${suppressed}${hidden}`;
+}
+
+/** "; 12 in the baseline .probe-lint-baseline.json (not counted), 1 fixed", or "" without a baseline. */
+function baselineNote(input: ReportInput): string {
+  if (input.baseline === undefined) return '';
+  const { baselined, fixed, file } = input.baseline;
+  const gone = fixed.reduce((sum, entry) => sum + entry.count, 0);
+  return `; ${baselined.length} in the baseline ${visible(file)} (not counted)${gone > 0 ? `, ${gone} fixed` : ''}`;
 }
 
 /** Word-wraps `text` to `width` columns, each line starting with `indent`. */
