@@ -62,6 +62,11 @@ export function applyBaseline(outcome: LintOutcome, args: LintArguments, config:
   return step;
 }
 
+/** Whether the run uses a baseline (reads, writes or prunes one): its findings are then keyed. */
+export function baselineWanted(args: LintArguments, config: ProbeLintConfig, cwd: string): boolean {
+  return baselinePath(args, config, cwd) !== undefined;
+}
+
 /** --baseline, else the config's (relative to its file), else the default file here when it exists (or is to be written). */
 function baselinePath(args: LintArguments, config: ProbeLintConfig, cwd: string): string | undefined {
   if (args.baseline !== undefined) return resolve(cwd, args.baseline);

@@ -2,11 +2,11 @@
 import { resolve } from 'node:path';
 import { RULES } from '../../rules/index.js';
 import { LintSession } from '../lint/index.js';
-import { formatListsObjects, formatReadsObjects } from '../report/formats.js';
+import { formatFingerprints, formatListsObjects, formatReadsObjects } from '../report/formats.js';
 import { visible } from '../report/visible.js';
 import type { LintArguments } from './arguments.js';
 import { cliClusterFacts, commandProgress, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
-import { applyBaseline } from './baseline-step.js';
+import { applyBaseline, baselineWanted } from './baseline-step.js';
 import { clearReportPaths, reportOutcome } from './report-outcome.js';
 
 /** Returns the exit code. */
@@ -39,10 +39,12 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
     // The fixing code (the yaml package, JSON Patch, diff) loads only when fixing.
     (await import('./apply-fixes.js')).applyFixes(inputs, session, args.fixTypes, args.fixDryRun, { ...io, stderr: progress.stderr }, progress.listener);
   }
+  const formats = [args.format, ...args.reports.map((report) => report.format)];
   const outcome = session.lint(inputs, {
     minSeverity: args.minSeverity,
-    listObjects: [args.format, ...args.reports.map((report) => report.format)].some(formatListsObjects),
-    release: ![args.format, ...args.reports.map((report) => report.format)].some(formatReadsObjects),
+    listObjects: formats.some(formatListsObjects),
+    release: !formats.some(formatReadsObjects),
+    keyed: formats.some(formatFingerprints) || baselineWanted(args, config, io.cwd),
     failIfNoObjects: args.failIfNoObjects ?? args.paths.every((path) => path === '-'),
   });
   // The report starts on a clean line.

@@ -9,6 +9,7 @@ import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf, type Resource } from '../model/resource.js';
 import { compareLocated, type InputError, type LocatedFinding, type LocatedSuppressed, type ReportedObject, type SummaryCounts } from '../report/located.js';
+import { keyedPlace } from '../report/finding-key.js';
 import { locate, withoutRepeats } from './locate.js';
 import type { LintUnit } from './units.js';
 
@@ -21,6 +22,8 @@ export interface CollectOptions {
   listObjects?: boolean;
   /** Let each unit's parsed documents go once its findings are located (no format reads them after). */
   release?: boolean;
+  /** Fingerprints or a baseline will key the findings: read each key's parts from the object before it is let go. */
+  keyed?: boolean;
   /** audit with runtime evidence: runtime findings linked to their likely causes, and first. */
   runtime?: boolean;
   /** No object at all is an input error (a stream on stdin that should have held some). */
@@ -97,12 +100,17 @@ class TextInterner {
   }
 
   /** The finding with its texts shared and its place located (and let go of its objects, with `release`). */
-  settle<T extends Finding>(finding: T, release: boolean): T & LocatedFinding {
+  settle<T extends Finding>(finding: T, release: boolean, keyed: boolean): T & LocatedFinding {
     finding.message = this.shared(finding.message);
     finding.short = this.shared(finding.short);
     finding.pointer = this.shared(finding.pointer);
     if (finding.fix !== undefined) for (const operation of finding.fix) operation.path = this.shared(operation.path);
-    return release ? released(locate(finding)) : locate(finding);
+    const located = locate(finding);
+    if (!release) return located;
+    // Kept findings keyed from their object now: afterwards only its identity is left (a key read then
+    // from the object would lack the container names and the probe's check).
+    if (keyed) Object.assign(located, keyedPlace(located));
+    return released(located);
   }
 }
 
@@ -186,15 +194,16 @@ class UnitLinter {
     const { options, linted, unit } = this;
     const shown = (severity: Severity) => severityRank(severity) >= severityRank(options.minSeverity);
     const release = options.release === true;
+    const keyed = options.keyed === true;
     this.seen.resources += result.resources;
     this.seen.containers += result.containers;
     if (options.runtime === true) linkRuntimeFindings(result.findings, this.engine.rules);
     for (const problem of resultProblems(result)) this.failures.push({ index, ...problem });
     for (const finding of result.findings) {
-      if (shown(finding.severity)) linted.located.push(this.texts.settle(finding, release));
+      if (shown(finding.severity)) linted.located.push(this.texts.settle(finding, release, keyed));
       else linted.hidden++;
     }
-    for (const finding of result.suppressed) if (shown(finding.severity)) linted.suppressed.push(this.texts.settle(finding, release));
+    for (const finding of result.suppressed) if (shown(finding.severity)) linted.suppressed.push(this.texts.settle(finding, release, keyed));
     if (release) {
       if (options.listObjects === true) listObjects(linted.objects, unit.documents[index]!, unit.fileOrder?.[index], index);
       unit.documents[index] = { resources: [] };

@@ -4,7 +4,6 @@
 import type { Finding } from '../engine/finding.js';
 import { positionOf, severityRank } from '../engine/finding.js';
 import { describeResource } from '../model/resource.js';
-import { keyedPlace } from '../report/finding-key.js';
 import { compareLocated, type LocatedFinding } from '../report/located.js';
 
 /** Resolves the finding's position in place (a copy per finding costs more than the lookup on large inputs). */
@@ -16,10 +15,6 @@ export function locate<T extends Finding>(finding: T): T & LocatedFinding {
   const elsewhere = origin.rendered === undefined ? undefined : origin.rendered.editedIn?.(finding.pointer);
   const position = origin.rendered === undefined ? positionOf(finding) : (elsewhere?.position ?? origin.locate?.(finding.pointer));
   located.file = elsewhere?.file ?? origin.file;
-  // The key's parts that are read from the object, while it is at hand (a report may come after it is let go).
-  const place = keyedPlace(finding);
-  located.field = place.field;
-  located.probeValues = place.probeValues;
   located.line = position?.line;
   located.column = position?.column;
   if (origin.rendered !== undefined) {

@@ -1,6 +1,6 @@
 // What identifies a finding across edits: the rule and message, the object (kind, namespace, name),
 // the container, the field (its pointer with container indexes replaced by names, and without the
-// List around the object) and a hash of what the probe checks. Never the file or the line: editing
+// List around the object) and what the probe checks. Never the file or the line: editing
 // other lines, reordering documents or containers, moving an object to another file or rendering a
 // chart again keeps the key; making the probe check something else makes a new one.
 // The baseline (baseline.ts) and every format's fingerprint (fingerprint.ts) are built on it.
@@ -8,8 +8,6 @@ import { hash } from 'node:crypto';
 import type { Finding } from '../engine/finding.js';
 import { valueAt } from '../model/pointer.js';
 
-/** A container of the pod spec by its index in the pointer: `/containers/0`, `/initContainers/2`. */
-const CONTAINER_INDEX = /\/(containers|initContainers|ephemeralContainers)\/(\d+)(?=\/|$)/g;
 /** The probe a pointer leads into. */
 const PROBE_PREFIX = /^.*?\/(?:livenessProbe|readinessProbe|startupProbe)(?=\/|$)/;
 /** A List's item: the object's place in the document, which reordering changes. */
@@ -19,7 +17,7 @@ const LIST_ITEM = /^\/items\/\d+(?=\/|$)/;
 export interface KeyedPlace {
   /** The pointer with containers named (fieldPath). */
   field: string;
-  /** A hash of what the probe checks ('' when the finding is not in a probe). */
+  /** What the probe checks, as canonical JSON ('' when the finding is not in a probe). */
   probeValues: string;
 }
 
@@ -28,7 +26,7 @@ type Keyed = Pick<Finding, 'rule' | 'messageId' | 'identity' | 'container' | 'po
 /** The object-dependent parts of a finding's key, read from its document. */
 export function keyedPlace(finding: Pick<Finding, 'pointer' | 'resource'>): KeyedPlace {
   const document = finding.resource.document;
-  return { field: fieldPath(finding.pointer, document), probeValues: probeValuesHash(finding.pointer, document) };
+  return { field: fieldPath(finding.pointer, document), probeValues: probeCheck(finding.pointer, document) };
 }
 
 /** The parts of a finding's key, in order; JSON-encoded and hashed they are its key. */
@@ -58,37 +56,65 @@ export function keyOfParts(parts: readonly string[]): string {
 
 /** The pointer with containers named instead of counted, and the List's item index left out. */
 export function fieldPath(pointer: string, document: unknown): string {
-  const named = pointer.replace(CONTAINER_INDEX, (whole: string, list: string, _index: string, offset: number) => {
-    const name = valueAt(document, `${pointer.slice(0, offset)}${whole}/name`);
-    return typeof name === 'string' ? `/${list}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}` : whole;
-  });
-  return named.replace(LIST_ITEM, '');
+  // A scan, not a replace with a callback: this runs for every finding a fingerprinting report keeps.
+  const parts: string[] = [];
+  let copied = 0;
+  for (let at = pointer.indexOf('/', 1); at !== -1 && at < pointer.length; at = pointer.indexOf('/', at + 1)) {
+    const segmentStart = pointer.lastIndexOf('/', at - 1) + 1;
+    if (!CONTAINER_LISTS.has(pointer.slice(segmentStart, at))) continue;
+    let end = at + 1;
+    while (end < pointer.length && pointer.charCodeAt(end) >= 48 && pointer.charCodeAt(end) <= 57) end++;
+    if (end === at + 1 || (end < pointer.length && pointer.charCodeAt(end) !== 47)) continue;
+    const name = valueAt(document, `${pointer.slice(0, end)}/name`);
+    if (typeof name !== 'string') continue;
+    parts.push(pointer.slice(copied, at + 1), name.replace(/~/g, '~0').replace(/\//g, '~1'));
+    copied = end;
+  }
+  const path = copied === 0 ? pointer : parts.join('') + pointer.slice(copied);
+  return path.startsWith('/items/') ? path.replace(LIST_ITEM, '') : path;
 }
+
+/** The lists of a pod spec whose items are containers, named by their `name`. */
+const CONTAINER_LISTS: ReadonlySet<string> = new Set(['containers', 'initContainers', 'ephemeralContainers']);
 
 /** The handlers a probe may have: what it checks. */
 const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
 
 /**
- * A hash of what the probe the pointer leads into checks (its handler, defaulted as the API server
+ * What the probe the pointer leads into checks, as canonical JSON (its handler, defaulted as the API server
  * defaults it: SetDefaults_HTTPGetAction), '' when none. Its numbers are left out: tuning a
  * probe's timing (fixing one of its findings) leaves its other findings old; making it check
  * something else makes them new, as they are about another probe.
  */
-function probeValuesHash(pointer: string, document: unknown): string {
+function probeCheck(pointer: string, document: unknown): string {
   const prefix = PROBE_PREFIX.exec(pointer)?.[0];
   if (prefix === undefined) return '';
   const probe = valueAt(document, prefix);
   if (probe === null || typeof probe !== 'object' || Array.isArray(probe)) return '';
+  // A probe's findings share its text: made once per probe.
+  const known = CHECKS.get(probe);
+  if (known !== undefined) return known;
+  const made = checkText(probe as Record<string, unknown>);
+  CHECKS.set(probe, made);
+  return made;
+}
+
+const CHECKS = new WeakMap<object, string>();
+
+function checkText(probe: Record<string, unknown>): string {
   const check: Record<string, unknown> = {};
   for (const handler of HANDLERS) {
-    const value = (probe as Record<string, unknown>)[handler];
+    const value = probe[handler];
     if (value === undefined || value === null) continue;
     check[handler] =
       handler === 'httpGet' && typeof value === 'object' && !Array.isArray(value)
         ? { ...value, path: (value as { path?: unknown }).path || '/', scheme: (value as { scheme?: unknown }).scheme || 'HTTP' }
         : value;
   }
-  return hash('sha256', canonicalJson(check), 'hex').slice(0, 16);
+  // The text itself where it is short (the key's parts are hashed together anyway), a hash where a
+  // check is long enough that a copy per finding would weigh.
+  const text = canonicalJson(check);
+  return text.length <= 512 ? text : hash('sha256', text, 'hex');
 }
 
 /** The most nodes of a probe a key reads: a probe is a few dozen; an object built to be costly stops here. */

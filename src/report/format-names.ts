@@ -17,21 +17,23 @@ interface ReportFormatDescriptor {
   listsObjects?: true;
   /** It reads a finding's whole object after it is located (Markdown draws the container's timeline). */
   readsObjects?: true;
+  /** It gives each finding its fingerprint (finding-key.ts), which is read from the object. */
+  fingerprints?: true;
   load: () => Promise<ReportFormatter>;
 }
 
 const REPORT_FORMAT_DESCRIPTORS = {
   text: { description: 'text (default)', load: async () => ({ chunks: (await import('./text.js')).textChunks }) },
   compact: { description: 'compact (one line each)', load: async () => ({ chunks: (await import('./compact.js')).compactChunks }) },
-  json: { description: 'json', load: async () => ({ chunks: (await import('./json.js')).jsonChunks }) },
-  sarif: { description: 'sarif (code scanning)', load: async () => ({ chunks: (await import('./sarif.js')).sarifChunks }) },
+  json: { description: 'json', fingerprints: true, load: async () => ({ chunks: (await import('./json.js')).jsonChunks }) },
+  sarif: { description: 'sarif (code scanning)', fingerprints: true, load: async () => ({ chunks: (await import('./sarif.js')).sarifChunks }) },
   github: { description: 'github (annotations)', load: async () => ({ text: (await import('./github.js')).formatGithub }) },
   junit: {
     description: 'junit (Jenkins, GitLab, Azure DevOps tests)',
     listsObjects: true,
     load: async () => ({ text: (await import('./junit.js')).formatJunit }),
   },
-  gitlab: { description: 'gitlab (Code Quality)', load: async () => ({ text: (await import('./gitlab.js')).formatGitlab }) },
+  gitlab: { description: 'gitlab (Code Quality)', fingerprints: true, load: async () => ({ text: (await import('./gitlab.js')).formatGitlab }) },
   markdown: { description: 'markdown (a job summary)', readsObjects: true, load: async () => ({ text: (await import('./markdown.js')).formatMarkdown }) },
   openreports: {
     description: 'openreports (openreports.io Report objects)',

@@ -15,6 +15,11 @@ export function formatReadsObjects(format: Format): boolean {
   return reportFormat(format).readsObjects === true;
 }
 
+/** The formats that fingerprint each finding: its key is read from the object before the object is let go. */
+export function formatFingerprints(format: Format): boolean {
+  return reportFormat(format).fingerprints === true;
+}
+
 export async function formatReport(format: Format, input: ReportInput): Promise<string> {
   return [...(await reportChunks(format, input))].join('');
 }

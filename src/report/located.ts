@@ -14,7 +14,7 @@ export interface LocatedFinding extends Finding {
   alsoIn?: string[];
   /** The pointer with containers named, not counted (finding-key.ts): read while the object is at hand. */
   field?: string;
-  /** A hash of what the probe the finding is in checks (finding-key.ts). */
+  /** What the probe the finding is in checks, as canonical JSON (finding-key.ts). */
   probeValues?: string;
 }
 
