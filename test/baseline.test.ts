@@ -16,6 +16,7 @@ import { Engine } from '../src/engine/engine.js';
 import { standaloneResource, type KubeObject } from '../src/model/resource.js';
 import { findingKey } from '../src/report/finding-key.js';
 import { ROOT, runCli } from './helpers.js';
+import { kubectlBinary } from './tools.js';
 
 const SHOP = readFileSync(join(ROOT, 'examples/shop.yaml'), 'utf8');
 /** A Deployment with one container whose liveness probe waits as long as its period (a new warning). */
@@ -228,6 +229,37 @@ describe('a baseline', () => {
       (result: { level?: string }) => result.level === 'error' || result.level === 'warning' || result.level === undefined,
     );
     assert.deepEqual(problems, []);
+  });
+});
+
+describe('a file named alone', () => {
+  const base = {
+    'kustomization.yaml': 'resources: [web.yaml, worker.yaml]\n',
+    'web.yaml': NEW_BAD.replace(/checkout/g, 'web'),
+    'worker.yaml': NEW_BAD.replace(/checkout/g, 'worker'),
+  };
+
+  it('is linted through its kustomization, and only its own findings are shown and counted for the exit code; the others are counted apart', () => {
+    const repo = repository('scoped', base);
+    const kustomize = ['--kustomize', kubectlBinary()];
+    const whole = lintJson(repo, ['.', ...kustomize]);
+    assert.deepEqual(whole.findings.map((finding) => finding.container).sort(), ['web', 'worker']);
+    const one = runCli(['worker.yaml', ...kustomize, '--format', 'json'], { cwd: repo });
+    const report = JSON.parse(one.stdout);
+    assert.deepEqual([one.code, report.findings.map((finding: { file: string }) => finding.file)], [1, ['worker.yaml']]);
+    assert.equal(report.outsideInputs, 1);
+    const text = runCli(['worker.yaml', ...kustomize], { cwd: repo });
+    assert.match(text.stdout, /; 1 in other files of what was rendered not shown/);
+    // A baseline of the named file alone would miss the rest of the rendering.
+    const refused = runCli(['worker.yaml', ...kustomize, '--write-baseline'], { cwd: repo });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--write-baseline records every finding of what is rendered, and 1 are in files not named: give it their directory/);
+    // A fixed web.yaml makes nothing of worker.yaml's run fail; the baseline's other files are neither found nor fixed.
+    assert.equal(runCli(['.', ...kustomize, '--write-baseline'], { cwd: repo }).code, 0);
+    writeFileSync(join(repo, 'web.yaml'), base['web.yaml'].replace('timeoutSeconds: 10', 'timeoutSeconds: 2'));
+    const scoped = lintJson(repo, ['worker.yaml', ...kustomize]);
+    assert.deepEqual([scoped.code, scoped.findings, scoped.baseline!.fixed], [0, [], []]);
+    assert.equal(lintJson(repo, ['.', ...kustomize]).baseline!.fixed.length, 1);
   });
 });
 

@@ -18,7 +18,12 @@ before(() => {
 
 function lint(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}) {
   const run = runCli([...args, '--format', 'json', '--fail-on', 'never'], options);
-  const output = JSON.parse(run.stdout) as { findings: JsonFinding[]; inputErrors: { file: string; message: string }[]; summary: { resources: number } };
+  const output = JSON.parse(run.stdout) as {
+    findings: JsonFinding[];
+    inputErrors: { file: string; message: string }[];
+    summary: { resources: number };
+    outsideInputs?: number;
+  };
   return {
     run,
     output,
@@ -65,10 +70,15 @@ describe('charts', () => {
     ]);
   });
 
-  it('renders the chart that owns a file passed alone (a pre-commit hook passes single files)', () => {
-    const alone = lint([`${SHOP}/templates/deployment.yaml`, ...tools]);
+  it('renders the chart that owns a file passed alone (a pre-commit hook passes single files), and shows the findings in that file', () => {
+    const template = `${SHOP}/templates/deployment.yaml`;
+    const alone = lint([template, ...tools]);
     const whole = lint([SHOP, ...tools]);
-    assert.deepEqual(alone.places, whole.places);
+    const inTemplate = whole.places.filter((place) => place.startsWith(`${template}:`));
+    assert.ok(inTemplate.length > 0 && inTemplate.length < whole.places.length);
+    assert.deepEqual(alone.places, inTemplate);
+    assert.equal(alone.output.outsideInputs, whole.places.length - inTemplate.length, 'the rest of the chart’s findings are counted apart');
+    // A values file (or Chart.yaml) is the whole chart's: every finding may come from it.
     assert.deepEqual(lint([`${SHOP}/values.yaml`, `${SHOP}/templates/service.yaml`, ...tools]).places, whole.places, 'the chart is rendered once');
   });
 
@@ -114,10 +124,9 @@ describe('kustomize', () => {
       !patch.output.findings.some((finding) => ['probe-port-not-declared', 'probe-handler-count'].includes(finding.rule)),
       'no false errors from a partial object',
     );
-    assert.deepEqual(patch.places, [
-      `${REPO}/kustomize/base/deployment.yaml:24:11 liveness-mirrors-readiness`,
-      `${REPO}/kustomize/overlays/staging/web-probe.yaml:11:11 liveness-mirrors-readiness`,
-    ]);
+    // Only what the patch itself sets: the base's finding of the same rendering is counted apart.
+    assert.deepEqual(patch.places, [`${REPO}/kustomize/overlays/staging/web-probe.yaml:11:11 liveness-mirrors-readiness`]);
+    assert.equal(patch.output.outsideInputs, 1);
     // Alone, a base file is linted through its own kustomization (the overlays elsewhere are not known).
     const base = lint([`${REPO}/kustomize/base/deployment.yaml`, ...tools]);
     assert.equal(base.output.summary.resources, 2, 'the base: a Deployment and a Service');

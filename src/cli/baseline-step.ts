@@ -4,19 +4,10 @@
 // it holds are set apart, the ones it no longer finds are fixed; --write-baseline records today's,
 // --prune-baseline drops the fixed ones. Returns the outcome the report is made of.
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { ProbeLintConfig } from '../engine/config.js';
+import type { InputScope } from '../lint/input-scope.js';
 import type { LintOutcome } from '../lint/index.js';
-import {
-  baselineOf,
-  BaselineError,
-  baselineText,
-  DEFAULT_BASELINE_FILE,
-  parseBaseline,
-  prunedBaseline,
-  splitByBaseline,
-  type Baseline,
-} from '../report/baseline.js';
+import { baselineOf, BaselineError, baselineText, parseBaseline, prunedBaseline, splitByBaseline, type Baseline } from '../report/baseline.js';
 import type { BaselineReport } from '../report/located.js';
 import { visible } from '../report/visible.js';
 import { refuseReportLinks, writeFileAtomic } from '../source/atomic-write.js';
@@ -24,11 +15,12 @@ import { readManifestFile } from '../source/read/inputs.js';
 import { shownPath } from '../source/read/shown-path.js';
 import { treeRootOf } from '../source/read/tree-root.js';
 import type { LintArguments } from './arguments.js';
+import { baselinePath } from './baseline-path.js';
 import type { CommandIo } from './context.js';
 
 export type BaselineStep = { outcome: LintOutcome; baseline: BaselineReport | undefined } | { code: number };
 
-export function applyBaseline(outcome: LintOutcome, args: LintArguments, config: ProbeLintConfig, io: CommandIo): BaselineStep {
+export function applyBaseline(outcome: LintOutcome, args: LintArguments, config: ProbeLintConfig, io: CommandIo, scope: InputScope): BaselineStep {
   const path = baselinePath(args, config, io.cwd);
   if (path === undefined) return { outcome, baseline: undefined };
   const shown = visible(shownPath(path));
@@ -37,6 +29,13 @@ export function applyBaseline(outcome: LintOutcome, args: LintArguments, config:
     refuseReportLinks(path, tree);
   } catch (error) {
     io.stderr(`probe-lint: cannot use the baseline ${shown}: ${visible((error as Error).message)}\n`);
+    return { code: 2 };
+  }
+  // Findings left out of a file's rendering would be missing from the record, and new later.
+  if (args.writeBaseline && (outcome.outsideInputs ?? 0) > 0) {
+    io.stderr(
+      `probe-lint: --write-baseline records every finding of what is rendered, and ${outcome.outsideInputs} are in files not named: give it their directory (e.g. .)\n`,
+    );
     return { code: 2 };
   }
   if (args.writeBaseline) {
@@ -48,12 +47,12 @@ export function applyBaseline(outcome: LintOutcome, args: LintArguments, config:
     const written = baselineOf(outcome.findings);
     if (!write(path, written, shown, io)) return { code: 2 };
     io.stderr(`probe-lint: wrote ${outcome.findings.length} finding(s) to the baseline ${shown}; commit it, and later runs fail only on new ones\n`);
-    return split(outcome, written, shown);
+    return split(outcome, written, shown, scope);
   }
   const read = readBaseline(path, shown, args.baseline !== undefined || config.baseline !== undefined, io);
   if (read === 'absent') return { outcome, baseline: undefined };
   if (read === 'refused') return { code: 2 };
-  const step = split(outcome, read, shown);
+  const step = split(outcome, read, shown, scope);
   if (args.pruneBaseline && 'outcome' in step && step.baseline !== undefined) {
     const fixed = step.baseline.fixed;
     if (!write(path, prunedBaseline(read, { fresh: step.outcome.findings, baselined: step.baseline.baselined, fixed }), shown, io)) return { code: 2 };
@@ -62,22 +61,11 @@ export function applyBaseline(outcome: LintOutcome, args: LintArguments, config:
   return step;
 }
 
-/** Whether the run uses a baseline (reads, writes or prunes one): its findings are then keyed. */
-export function baselineWanted(args: LintArguments, config: ProbeLintConfig, cwd: string): boolean {
-  return baselinePath(args, config, cwd) !== undefined;
-}
-
-/** --baseline, else the config's (relative to its file), else the default file here when it exists (or is to be written). */
-function baselinePath(args: LintArguments, config: ProbeLintConfig, cwd: string): string | undefined {
-  if (args.baseline !== undefined) return resolve(cwd, args.baseline);
-  if (config.baseline !== undefined) return resolve(config.file === undefined ? cwd : dirname(config.file), config.baseline);
-  const fallback = resolve(cwd, DEFAULT_BASELINE_FILE);
-  return args.writeBaseline || existsSync(fallback) ? fallback : undefined;
-}
-
-function split(outcome: LintOutcome, baseline: Baseline, shown: string): BaselineStep {
+/** A run given one file alone sees only that file's findings: the entries of other files are neither found nor fixed. */
+function split(outcome: LintOutcome, baseline: Baseline, shown: string, scope: InputScope): BaselineStep {
   const { fresh, baselined, fixed } = splitByBaseline(outcome.findings, baseline);
-  return { outcome: { ...outcome, findings: fresh }, baseline: { file: shown, baselined, fixed } };
+  const inScope = fixed.filter((entry) => scope.includes(entry.file ?? undefined));
+  return { outcome: { ...outcome, findings: fresh }, baseline: { file: shown, baselined, fixed: inScope } };
 }
 
 /** The baseline, 'absent' when an implicit one is not there, 'refused' (said) when it cannot be used. */

@@ -6,7 +6,9 @@ import { formatFingerprints, formatListsObjects, formatReadsObjects } from '../r
 import { visible } from '../report/visible.js';
 import type { LintArguments } from './arguments.js';
 import { cliClusterFacts, commandProgress, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
-import { applyBaseline, baselineWanted } from './baseline-step.js';
+import { inputScope, type InputScope } from '../lint/input-scope.js';
+import type { LintOutcome } from '../lint/index.js';
+import { baselineWanted } from './baseline-path.js';
 import { clearReportPaths, reportOutcome } from './report-outcome.js';
 
 /** Returns the exit code. */
@@ -40,16 +42,35 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
     (await import('./apply-fixes.js')).applyFixes(inputs, session, args.fixTypes, args.fixDryRun, { ...io, stderr: progress.stderr }, progress.listener);
   }
   const formats = [args.format, ...args.reports.map((report) => report.format)];
+  const keyed = { baseline: baselineWanted(args, config, io.cwd) };
   const outcome = session.lint(inputs, {
     minSeverity: args.minSeverity,
     listObjects: formats.some(formatListsObjects),
     release: !formats.some(formatReadsObjects),
-    keyed: formats.some(formatFingerprints) || baselineWanted(args, config, io.cwd),
+    keyed: formats.some(formatFingerprints) || keyed.baseline,
     failIfNoObjects: args.failIfNoObjects ?? args.paths.every((path) => path === '-'),
   });
   // The report starts on a clean line.
   progress.end();
-  const step = applyBaseline(outcome, args, config, { ...io, stderr: progress.stderr });
+  const scope = inputScope(args.paths, io.cwd);
+  const scoped = scopedOutcome(outcome, scope);
+  // The baseline code (and the crypto of its keys) loads only for a run that has one.
+  const step = keyed.baseline
+    ? (await import('./baseline-step.js')).applyBaseline(scoped, args, config, { ...io, stderr: progress.stderr }, scope)
+    : { outcome: scoped, baseline: undefined };
   if ('code' in step) return step.code;
   return (await reportOutcome(step.outcome, { args, io, enabledRules: session.enabledRuleIds, report, baseline: step.baseline })).code;
+}
+
+/** The outcome with only the findings located in what was named; the rest counted apart (outsideInputs). */
+function scopedOutcome(outcome: LintOutcome, scope: InputScope): LintOutcome {
+  if (!scope.narrows) return outcome;
+  const findings = outcome.findings.filter((finding) => scope.includes(finding.file));
+  if (findings.length === outcome.findings.length) return outcome;
+  return {
+    ...outcome,
+    findings,
+    suppressed: outcome.suppressed.filter((finding) => scope.includes(finding.file)),
+    outsideInputs: outcome.findings.length - findings.length,
+  };
 }

@@ -45,6 +45,7 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
     toolVersion: VERSION,
     generatedAt: reportTime(io.env),
     baseline: context.baseline,
+    outsideInputs: outcome.outsideInputs,
   };
   // A report written to a slow pipe is not held whole in memory.
   const written = context.report === io.stdout ? io.stdoutWritten : undefined;

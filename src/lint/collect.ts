@@ -9,7 +9,7 @@ import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf, type Resource } from '../model/resource.js';
 import { compareLocated, type InputError, type LocatedFinding, type LocatedSuppressed, type ReportedObject, type SummaryCounts } from '../report/located.js';
-import { keyedPlace } from '../report/finding-key.js';
+import { keyedPlace } from '../report/finding-place.js';
 import { locate, withoutRepeats } from './locate.js';
 import type { LintUnit } from './units.js';
 
@@ -42,6 +42,8 @@ export interface LintOutcome {
   counts: SummaryCounts;
   /** Reading, parsing and rule failures, in the order met. */
   inputErrors: InputError[];
+  /** Findings located in files the run was not given (a file named alone, linted through its chart or kustomization): counted, not shown. */
+  outsideInputs?: number;
 }
 
 /** Runs the engine over each unit, locating the findings shown and counting the rest. */

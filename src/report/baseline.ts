@@ -8,7 +8,6 @@ import type { BaselineEntry, LocatedFinding } from './located.js';
 
 export type { BaselineEntry } from './located.js';
 
-export const DEFAULT_BASELINE_FILE = '.probe-lint-baseline.json';
 const FORMAT_VERSION = 1;
 
 export interface Baseline {
@@ -124,13 +123,6 @@ export function prunedBaseline(baseline: Baseline, split: BaselineSplit): Baseli
     if (entry.count > drop) entries.push({ ...entry, count: entry.count - drop });
   }
   return { entries: sortedEntries(entries) };
-}
-
-/** "fixed  liveness-mirrors-readiness  Deployment/shop/web container=web": one line per fixed entry. */
-export function fixedText(entry: BaselineEntry): string {
-  const container = entry.container === null ? '' : ` container=${entry.container}`;
-  const times = entry.count > 1 ? ` (${entry.count}×)` : '';
-  return `fixed  ${entry.rule}  ${entry.object}${container}${times}`;
 }
 
 function sortedEntries(entries: BaselineEntry[]): BaselineEntry[] {

@@ -10,6 +10,7 @@ export function jsonChunks(input: ReportInput): Generator<string> {
   const fingerprints = new Fingerprints();
   const findings = streamedList(input.findings, (finding) => ({ ...toJson(finding), fingerprint: fingerprints.of(finding) }));
   const output: Record<string, unknown> = { findings: findings.placeholder, summary: input.summary, inputErrors: input.inputErrors };
+  if (input.outsideInputs) output.outsideInputs = input.outsideInputs;
   const lists = [findings];
   if (input.showSuppressed) {
     const suppressed = streamedList(input.suppressed, (finding) => ({ ...toJson(finding), suppression: finding.suppression }));

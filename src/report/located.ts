@@ -75,6 +75,8 @@ export interface ReportInput {
   toolVersion: string;
   /** When the report is made: now, or SOURCE_DATE_EPOCH (seconds) for reproducible output. */
   generatedAt: Date;
+  /** Findings located in files the run was not given (a file named alone, linted through its chart or kustomization): counted, not shown. */
+  outsideInputs?: number | undefined;
   /** With a baseline: the findings it holds (not in `findings`), and its entries no longer found. */
   baseline?: BaselineReport | undefined;
 }

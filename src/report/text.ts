@@ -1,11 +1,11 @@
 import type { Severity } from '../engine/rule.js';
-import { fixedText } from './baseline.js';
 import { standaloneMessage } from './finding-text.js';
 import {
   inputErrorWhere,
   renderedNote,
   scopeText,
   whereText,
+  type BaselineEntry,
   type InputError,
   type LocatedFinding,
   type LocatedSuppressed,
@@ -77,7 +77,10 @@ export function summaryLine(input: ReportInput, paint: (code: string, text: stri
   const problems = summary.errors + summary.warnings + summary.infos;
   const scope = scopeText(summary);
   const suppressed = input.suppressed.length ? `; ${input.suppressed.length} suppressed` : '';
-  const hidden = `${input.hidden ? `; ${input.hidden} below --min-severity not shown` : ''}${baselineNote(input)}`;
+  const outside = input.outsideInputs
+    ? `; ${input.outsideInputs} in other files of what was rendered not shown (name them, or their directory, to see them)`
+    : '';
+  const hidden = `${input.hidden ? `; ${input.hidden} below --min-severity not shown` : ''}${outside}${baselineNote(input)}`;
   const counts = `${summary.errors} ${plural(summary.errors, 'error')}, ${summary.warnings} ${plural(summary.warnings, 'warning')}, ${summary.infos} ${plural(summary.infos, 'info')}`;
   if (input.inputErrors.length > 0) {
     const errors = `${input.inputErrors.length} ${plural(input.inputErrors.length, 'input error')}`;
@@ -94,6 +97,13 @@ function baselineNote(input: ReportInput): string {
   const { baselined, fixed, file } = input.baseline;
   const gone = fixed.reduce((sum, entry) => sum + entry.count, 0);
   return `; ${baselined.length} in the baseline ${visible(file)} (not counted)${gone > 0 ? `, ${gone} fixed` : ''}`;
+}
+
+/** "fixed  liveness-mirrors-readiness  Deployment/shop/web container=web": one line per fixed entry. */
+function fixedText(entry: BaselineEntry): string {
+  const container = entry.container === null ? '' : ` container=${entry.container}`;
+  const times = entry.count > 1 ? ` (${entry.count}×)` : '';
+  return `fixed  ${entry.rule}  ${entry.object}${container}${times}`;
 }
 
 /** Word-wraps `text` to `width` columns, each line starting with `indent`. */

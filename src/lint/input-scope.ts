@@ -1,0 +1,59 @@
+// The findings a run reports are those located in what it was given: a file named alone (a staged
+// file a hook passes, a base a developer edits) is linted through the chart or kustomization that
+// owns it, but only the findings in that file are shown; the rest of the rendering's are counted
+// apart, so that the findings point at the files being edited. Directories and stdin take all.
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+
+export interface InputScope {
+  /** Whether a finding located in `file` (as reports show it, relative to the working directory) is in scope. */
+  includes(file: string | undefined): boolean;
+  /** False when every finding is in scope (a directory or stdin among the inputs, or no file named alone). */
+  readonly narrows: boolean;
+}
+
+/**
+ * The chart or kustomization a file stands for as a whole: a chart's Chart.yaml or values file (its
+ * ci/ values too), a kustomization file. Any finding of the rendering may come from it.
+ */
+function wholeUnitOf(file: string): string | undefined {
+  const name = basename(file);
+  const directory = dirname(file);
+  if (/^(?:kustomization\.ya?ml|Kustomization)$/.test(name)) return directory;
+  if (!/^(?:Chart\.yaml|values.*\.ya?ml|.*-values\.ya?ml)$/.test(name)) return undefined;
+  if (existsSync(join(directory, 'Chart.yaml'))) return directory;
+  // ci/*-values.yaml, the chart-testing convention.
+  if (basename(directory) === 'ci' && existsSync(join(dirname(directory), 'Chart.yaml'))) return dirname(directory);
+  return undefined;
+}
+
+export function inputScope(paths: readonly string[], cwd: string): InputScope {
+  const files = new Set<string>();
+  const directories: string[] = [];
+  let everything = false;
+  for (const path of paths) {
+    if (path === '-') {
+      everything = true;
+      continue;
+    }
+    const absolute = resolve(cwd, path);
+    let directory = false;
+    try {
+      directory = statSync(absolute).isDirectory();
+    } catch {
+      // Unreadable: an input error already says so; it narrows to itself.
+    }
+    const owner = directory ? absolute : wholeUnitOf(absolute);
+    if (owner !== undefined) directories.push(owner.endsWith(sep) ? owner : owner + sep);
+    else files.add(absolute);
+  }
+  const narrows = !everything && files.size > 0;
+  return {
+    narrows,
+    includes(file) {
+      if (!narrows || file === undefined || file === '-') return true;
+      const absolute = resolve(cwd, file);
+      return files.has(absolute) || directories.some((directory) => absolute.startsWith(directory));
+    },
+  };
+}
