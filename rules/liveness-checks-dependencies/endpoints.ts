@@ -126,8 +126,28 @@ function literalVariables(names: readonly string[], env: ReadonlyMap<string, str
   return values;
 }
 
+/**
+ * The container's env as Spring's relaxed binding reads it: a property's environment name is its
+ * canonical form with dots as underscores and dashes dropped (SERVER_SERVLET_CONTEXTPATH), and the
+ * form with the dash as an underscore (SERVER_SERVLET_CONTEXT_PATH) binds too. Each Spring name
+ * here is found under either spelling, and keeps the name the container wrote.
+ */
+function springEnv(env: ReadonlyMap<string, string | undefined>): { values: Map<string, string | undefined>; written: Map<string, string> } {
+  const bySquashed = new Map(SPRING_VARIABLES.map((name) => [name.replace(/_/g, ''), name]));
+  const values = new Map<string, string | undefined>();
+  const written = new Map<string, string>();
+  for (const [name, value] of env) {
+    const spring = bySquashed.get(name.replace(/_/g, ''));
+    if (spring === undefined) continue;
+    values.set(spring, value);
+    written.set(spring, name);
+  }
+  return { values, written };
+}
+
 function spring(requested: string, env: ReadonlyMap<string, string | undefined>): AggregateEndpoint | undefined {
-  const set = literalVariables(SPRING_VARIABLES, env);
+  const relaxed = springEnv(env);
+  const set = literalVariables(SPRING_VARIABLES, relaxed.values);
   if (set === undefined || set.size === 0) return undefined;
   // With its default indicators off, the aggregate holds only the application's own.
   if (set.get('MANAGEMENT_HEALTH_DEFAULTS_ENABLED')?.toLowerCase() === 'false') return undefined;
@@ -144,7 +164,7 @@ function spring(requested: string, env: ReadonlyMap<string, string | undefined>)
   ];
   for (const prefix of prefixes) {
     if (prefix === undefined || requested !== join(prefix, base, health)) continue;
-    return { ...SPRING, liveness: join(prefix, base, health, 'liveness'), configuredBy: [...set.keys()] };
+    return { ...SPRING, liveness: join(prefix, base, health, 'liveness'), configuredBy: [...set.keys()].map((name) => relaxed.written.get(name) ?? name) };
   }
   return undefined;
 }
