@@ -192,6 +192,8 @@ describe('a baseline', () => {
     refused(['--baseline', 'ci/version.json'], /not a probe-lint baseline of version 1/);
     const both = runCli(['.', '--write-baseline', '--prune-baseline'], { cwd: repo });
     assert.equal(both.code, 2);
+    // Nothing to prune is said, not passed over.
+    refused(['--prune-baseline'], /cannot use the baseline \.probe-lint-baseline\.json: cannot read: no such file or directory/);
   });
 
   it('is not written from a run with input errors (the unread findings would be new later)', () => {

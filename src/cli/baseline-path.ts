@@ -12,10 +12,10 @@ export function baselineWanted(args: LintArguments, config: ProbeLintConfig, cwd
   return baselinePath(args, config, cwd) !== undefined;
 }
 
-/** --baseline, else the config's (relative to its file), else the default file here when it exists (or is to be written). */
+/** --baseline, else the config's (relative to its file), else the default file here when it exists (or is to be written or pruned). */
 export function baselinePath(args: LintArguments, config: ProbeLintConfig, cwd: string): string | undefined {
   if (args.baseline !== undefined) return resolve(cwd, args.baseline);
   if (config.baseline !== undefined) return resolve(config.file === undefined ? cwd : dirname(config.file), config.baseline);
   const fallback = resolve(cwd, DEFAULT_BASELINE_FILE);
-  return args.writeBaseline || existsSync(fallback) ? fallback : undefined;
+  return args.writeBaseline || args.pruneBaseline || existsSync(fallback) ? fallback : undefined;
 }

@@ -49,7 +49,8 @@ export function applyBaseline(outcome: LintOutcome, args: LintArguments, config:
     io.stderr(`probe-lint: wrote ${outcome.findings.length} finding(s) to the baseline ${shown}; commit it, and later runs fail only on new ones\n`);
     return split(outcome, written, shown, scope);
   }
-  const read = readBaseline(path, shown, args.baseline !== undefined || config.baseline !== undefined, io);
+  // Named, or to be pruned: it must be there.
+  const read = readBaseline(path, shown, args.baseline !== undefined || config.baseline !== undefined || args.pruneBaseline, io);
   if (read === 'absent') return { outcome, baseline: undefined };
   if (read === 'refused') return { code: 2 };
   const step = split(outcome, read, shown, scope);
