@@ -45,7 +45,7 @@ export function applyBaseline(outcome: LintOutcome, args: LintArguments, config:
       return { outcome, baseline: undefined };
     }
     const written = baselineOf(outcome.findings);
-    if (!write(path, written, shown, io)) return { code: 2 };
+    if (!write(path, written, shown, tree, io)) return { code: 2 };
     io.stderr(`probe-lint: wrote ${outcome.findings.length} finding(s) to the baseline ${shown}; commit it, and later runs fail only on new ones\n`);
     return split(outcome, written, shown, scope);
   }
@@ -56,7 +56,7 @@ export function applyBaseline(outcome: LintOutcome, args: LintArguments, config:
   const step = split(outcome, read, shown, scope);
   if (args.pruneBaseline && 'outcome' in step && step.baseline !== undefined) {
     const fixed = step.baseline.fixed;
-    if (!write(path, prunedBaseline(read, { fresh: step.outcome.findings, baselined: step.baseline.baselined, fixed }), shown, io)) return { code: 2 };
+    if (!write(path, prunedBaseline(read, fixed), shown, tree, io)) return { code: 2 };
     io.stderr(`probe-lint: pruned ${fixed.reduce((sum, entry) => sum + entry.count, 0)} fixed finding(s) from the baseline ${shown}\n`);
   }
   return step;
@@ -86,9 +86,9 @@ function readBaseline(path: string, shown: string, named: boolean, io: CommandIo
   }
 }
 
-function write(path: string, baseline: Baseline, shown: string, io: CommandIo): boolean {
+function write(path: string, baseline: Baseline, shown: string, tree: string, io: CommandIo): boolean {
   try {
-    writeFileAtomic(path, Buffer.from(baselineText(baseline)), { report: { tree: treeRootOf(io.cwd) } });
+    writeFileAtomic(path, Buffer.from(baselineText(baseline)), { report: { tree } });
     return true;
   } catch (error) {
     io.stderr(`probe-lint: cannot write the baseline ${shown}: ${visible((error as Error).message)}\n`);

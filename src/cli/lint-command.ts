@@ -42,12 +42,12 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
     (await import('./apply-fixes.js')).applyFixes(inputs, session, args.fixTypes, args.fixDryRun, { ...io, stderr: progress.stderr }, progress.listener);
   }
   const formats = [args.format, ...args.reports.map((report) => report.format)];
-  const keyed = { baseline: baselineWanted(args, config, io.cwd) };
+  const usesBaseline = baselineWanted(args, config, io.cwd);
   const outcome = session.lint(inputs, {
     minSeverity: args.minSeverity,
     listObjects: formats.some(formatListsObjects),
     release: !formats.some(formatReadsObjects),
-    keyed: formats.some(formatFingerprints) || keyed.baseline,
+    keyed: formats.some(formatFingerprints) || usesBaseline,
     failIfNoObjects: args.failIfNoObjects ?? args.paths.every((path) => path === '-'),
   });
   // The report starts on a clean line.
@@ -55,7 +55,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   const scope = inputScope(args.paths, io.cwd);
   const scoped = scopedOutcome(outcome, scope);
   // The baseline code (and the crypto of its keys) loads only for a run that has one.
-  const step = keyed.baseline
+  const step = usesBaseline
     ? (await import('./baseline-step.js')).applyBaseline(scoped, args, config, { ...io, stderr: progress.stderr }, scope)
     : { outcome: scoped, baseline: undefined };
   if ('code' in step) return step.code;

@@ -3,7 +3,8 @@
 // owns it, but only the findings in that file are shown; the rest of the rendering's are counted
 // apart, so that the findings point at the files being edited. Directories and stdin take all.
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside } from '../source/read/tree-root.js';
 
 export interface InputScope {
   /** Whether a finding located in `file` (as reports show it, relative to the working directory) is in scope. */
@@ -44,7 +45,7 @@ export function inputScope(paths: readonly string[], cwd: string): InputScope {
       // Unreadable: an input error already says so; it narrows to itself.
     }
     const owner = directory ? absolute : wholeUnitOf(absolute);
-    if (owner !== undefined) directories.push(owner.endsWith(sep) ? owner : owner + sep);
+    if (owner !== undefined) directories.push(owner);
     else files.add(absolute);
   }
   const narrows = !everything && files.size > 0;
@@ -53,7 +54,7 @@ export function inputScope(paths: readonly string[], cwd: string): InputScope {
     includes(file) {
       if (!narrows || file === undefined || file === '-') return true;
       const absolute = resolve(cwd, file);
-      return files.has(absolute) || directories.some((directory) => absolute.startsWith(directory));
+      return files.has(absolute) || directories.some((directory) => isInside(absolute, directory));
     },
   };
 }

@@ -113,9 +113,9 @@ export function splitByBaseline(findings: readonly LocatedFinding[], baseline: B
 }
 
 /** The baseline without what was fixed (--prune-baseline): new findings are never added. */
-export function prunedBaseline(baseline: Baseline, split: BaselineSplit): Baseline {
+export function prunedBaseline(baseline: Baseline, fixed: readonly BaselineEntry[]): Baseline {
   const gone = new Map<string, number>();
-  for (const entry of split.fixed) gone.set(entry.key, (gone.get(entry.key) ?? 0) + entry.count);
+  for (const entry of fixed) gone.set(entry.key, (gone.get(entry.key) ?? 0) + entry.count);
   const entries: BaselineEntry[] = [];
   for (const entry of baseline.entries) {
     const drop = Math.min(entry.count, gone.get(entry.key) ?? 0);

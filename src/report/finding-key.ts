@@ -32,5 +32,14 @@ export function findingKey(finding: Keyed): string {
 
 /** sha256 of the parts as JSON (a name holding a separator cannot pose as two parts). */
 export function keyOfParts(parts: readonly string[]): string {
-  return hash('sha256', JSON.stringify(parts), 'hex');
+  return keyOfText(JSON.stringify(parts));
+}
+
+/**
+ * The key of parts already JSON-encoded (fingerprint.ts counts repeats on that text). One-shot: a
+ * report hashes once per finding, and in a CLI run that is the first and only run of this code; a
+ * Hash object per call cost three times as much there (45 against 15 ms for 27,000, cold).
+ */
+export function keyOfText(text: string): string {
+  return hash('sha256', text, 'hex');
 }

@@ -2,8 +2,7 @@
 // JSON): the finding's key (finding-key.ts: rule, object, container, field, the probe's values — not
 // the file or the line, which move as files are edited), the same key a baseline records, and never
 // shared by two findings of one report, or GitLab keeps one.
-import { hash } from 'node:crypto';
-import { findingKeyParts } from './finding-key.js';
+import { findingKeyParts, keyOfText } from './finding-key.js';
 import type { LocatedFinding } from './located.js';
 
 /** Gives each finding of a report its fingerprint, in report order; one instance per report. */
@@ -20,20 +19,11 @@ export class Fingerprints {
     const base = JSON.stringify(parts);
     // Repeats are counted by the first fingerprint, which the report holds anyway, not by the parts'
     // longer text (5 MB more at the peak of a report of 27,000 findings).
-    const first = sha256(base);
+    const first = keyOfText(base);
     const repeats = this.seen.get(first) ?? 0;
     this.seen.set(first, repeats + 1);
     // The second and later findings with the same parts (the same object twice in one file, a template
     // rendered into two places) count their place among them.
-    return repeats === 0 ? first : sha256(`${base}#${repeats}`);
+    return repeats === 0 ? first : keyOfText(`${base}#${repeats}`);
   }
-}
-
-/**
- * One-shot: a report hashes once per finding, and in a CLI run that is the first and only run of
- * this code. A Hash object per call cost three times as much there (45 against 15 ms for 27,000,
- * cold); warmed up, the two come close.
- */
-function sha256(text: string): string {
-  return hash('sha256', text, 'hex');
 }
