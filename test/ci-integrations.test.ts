@@ -88,7 +88,7 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
   }
 
   /** Runs a workflow whose second step is the action with `inputs`, on a copy of `source`. */
-  function runAction(source: string, inputs: Record<string, string>, options: { nodeDirectory?: string } = {}): ActRun {
+  function runAction(source: string, inputs: Record<string, string>, options: { nodeDirectory?: string; pullRequest?: object } = {}): ActRun {
     const work = mkdtempSync(join(tmpdir(), 'probe-lint-act-'));
     const repository = join(work, 'repository');
     const out = join(work, 'out');
@@ -96,7 +96,7 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
     mkdirSync(join(out, 'workspace'), { recursive: true });
     const workflow = [
       'name: probes',
-      'on: push',
+      `on: ${options.pullRequest === undefined ? 'push' : 'pull_request'}`,
       'jobs:',
       '  lint:',
       '    runs-on: ubuntu-latest',
@@ -119,10 +119,12 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
     ].join('\n');
     writeFileSync(join(repository, '.github/workflows/probes.yml'), `${workflow}\n`);
     const sha = gitRepository(repository);
+    const event = join(work, 'event.json');
+    if (options.pullRequest !== undefined) writeFileSync(event, JSON.stringify({ pull_request: options.pullRequest }));
     const run = spawnSync(
       ACT,
       [
-        'push',
+        ...(options.pullRequest === undefined ? ['push'] : ['pull_request', '-e', event]),
         '-P',
         'ubuntu-latest=-self-hosted',
         '--local-repository',
@@ -228,6 +230,27 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
     }
   });
 
+  it("on a pull request reports only the findings in the files it changes, from the event's base commit", () => {
+    const checkout = mkdtempSync(join(tmpdir(), 'probe-lint-act-pr-'));
+    manifests('examples', join(checkout, 'manifests'));
+    const base = gitRepository(checkout);
+    // The pull request adds one file with a bad probe; the history's findings stay where they were.
+    writeFileSync(join(checkout, 'manifests/added.yaml'), podYaml('livenessProbe: {httpGet: {path: /, port: 8080}, timeoutSeconds: 10}'));
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=ci@probe-lint.test', '-c', 'user.name=ci', ...args], { cwd: checkout });
+    git('add', '-A');
+    git('commit', '-qm', 'the pull request');
+    const run = runAction(checkout, { path: 'manifests', 'fail-on': 'warning' }, { pullRequest: { base: { sha: base } } });
+    const json = JSON.parse(cli(checkout, ['manifests', '--format', 'json', '--changed-since', base]).stdout);
+    assert.ok(json.findings.length > 0 && json.changedSince.outside > 0, 'the case needs findings on both sides');
+    assert.ok(json.findings.every((finding: { file: string }) => finding.file === 'manifests/added.yaml'));
+    assert.equal(Number(run.outputs.warnings), json.summary.warnings);
+    assert.equal(run.outputs.outcome, 'failure');
+    assert.ok(run.annotations.length > 0 && run.annotations.every((line) => line.includes('file=manifests/added.yaml')), run.annotations.join('\n'));
+    // Turned off, the same event reports everything.
+    const all = runAction(checkout, { path: 'manifests', 'fail-on': 'warning', 'changed-only': 'false' }, { pullRequest: { base: { sha: base } } });
+    assert.equal(Number(all.outputs.errors), JSON.parse(cli(checkout, ['manifests', '--format', 'json']).stdout).summary.errors);
+  });
+
   it('says which Node.js it found when the runner has one older than 22', () => {
     const old = mkdtempSync(join(tmpdir(), 'probe-lint-old-node-'));
     // A node that says it is 20, as the runner's default can be.
@@ -265,13 +288,23 @@ describe("the Action's job summary", () => {
 
 describe('the GitLab CI/CD component, run by gitlab-ci-local', { skip: unavailable }, () => {
   /** The project, with the component at templates/ and an include of it at HEAD, as its own project tests it. */
-  function runComponent(kind: 'examples' | 'info-only', inputs: Record<string, string>, commit?: (project: string) => void) {
+  function runComponent(
+    kind: 'examples' | 'info-only',
+    inputs: Record<string, string>,
+    commit?: (project: string) => void,
+    mergeRequest?: (project: string) => void,
+  ) {
     const project = mkdtempSync(join(tmpdir(), 'probe-lint-gitlab-'));
     mkdirSync(join(project, 'templates'));
     cpSync(join(ROOT, 'templates/probe-lint.yml'), join(project, 'templates/probe-lint.yml'));
     manifests(kind, join(project, inputs.path ?? 'manifests'));
     commit?.(project);
-    const sha = gitRepository(project, 'https://gitlab.com/probe-lint/probe-lint.git');
+    const base = gitRepository(project, 'https://gitlab.com/probe-lint/probe-lint.git');
+    // A merge request pipeline: the change is committed on top, GitLab names the diff base. The include
+    // names the commit checked out, which gitlab-ci-local reads from the project itself.
+    mergeRequest?.(project);
+    const sha = mergeRequest === undefined ? base : spawnSync('git', ['rev-parse', 'HEAD'], { cwd: project, encoding: 'utf8' }).stdout.trim();
+    const variables = mergeRequest === undefined ? [] : ['--variable', `CI_MERGE_REQUEST_DIFF_BASE_SHA=${base}`];
     // The package: this checkout (npm links a directory, with its dependencies as they are), so the job needs no network.
     const withPackage = { package: ROOT, ...inputs };
     writeFileSync(
@@ -280,7 +313,7 @@ describe('the GitLab CI/CD component, run by gitlab-ci-local', { skip: unavailab
         .map(([name, value]) => `      ${name}: ${JSON.stringify(value)}`)
         .join('\n')}\n`,
     );
-    const run = spawnSync(GITLAB_CI_LOCAL, ['--force-shell-executor', '--no-color', 'probe-lint'], {
+    const run = spawnSync(GITLAB_CI_LOCAL, ['--force-shell-executor', '--no-color', ...variables, 'probe-lint'], {
       cwd: project,
       encoding: 'utf8',
       env: { ...process.env, PATH: `${NODE_DIR}:${process.env.PATH}` },
@@ -298,6 +331,19 @@ describe('the GitLab CI/CD component, run by gitlab-ci-local', { skip: unavailab
       readFileSync(join(run.project, 'probe-lint-junit.xml'), 'utf8'),
       cli(run.project, ['manifests', '--format', 'junit', '--fail-on', 'error']).stdout,
     );
+  });
+
+  it('in a merge request pipeline reports only the findings in the files the merge request changes', () => {
+    const run = runComponent('examples', { path: 'manifests', 'fail-on': 'warning' }, undefined, (project) => {
+      writeFileSync(join(project, 'manifests/added.yaml'), podYaml('livenessProbe: {httpGet: {path: /, port: 8080}, timeoutSeconds: 10}'));
+      spawnSync('git', ['-c', 'user.email=ci@probe-lint.test', '-c', 'user.name=ci', 'add', '-A'], { cwd: project });
+      spawnSync('git', ['-c', 'user.email=ci@probe-lint.test', '-c', 'user.name=ci', 'commit', '-qm', 'the merge request'], { cwd: project });
+    });
+    assert.equal(run.code, 1, run.output);
+    const issues = JSON.parse(readFileSync(join(run.project, 'gl-code-quality-report.json'), 'utf8')) as { location: { path: string } }[];
+    assert.ok(issues.length > 0 && issues.every((issue) => issue.location.path === 'manifests/added.yaml'), JSON.stringify(issues));
+    const all = JSON.parse(cli(run.project, ['manifests', '--format', 'gitlab']).stdout) as unknown[];
+    assert.ok(all.length > issues.length);
   });
 
   it('fails exactly at the level asked, and writes its reports when it passes too', () => {

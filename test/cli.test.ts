@@ -97,7 +97,7 @@ describe('inputs', () => {
   it('exits 2 for a path that does not exist, naming it', () => {
     const run = runCli([join(work, 'nope.yaml'), '--format', 'json']);
     assert.equal(run.code, 2);
-    assert.deepEqual(JSON.parse(run.stdout).inputErrors, [{ file: join(work, 'nope.yaml'), message: 'cannot read: no such file or directory' }]);
+    assert.deepEqual(JSON.parse(run.stdout).inputErrors, [{ file: join(work, 'nope.yaml'), kind: 'read', message: 'cannot read: no such file or directory' }]);
   });
 });
 

@@ -71,7 +71,7 @@ describe('configuration', () => {
     [
       'an unknown top-level key',
       'rule:\n  x: y\n',
-      /c\.yaml:1:1: rule: unknown key \(did you mean "rules"\?\); allowed here: rules, cluster, exclude, baseline, ignore, suppression, webhook/,
+      /c\.yaml:1:1: rule: unknown key \(did you mean "rules"\?\); allowed here: rules, cluster, exclude, inputErrors, baseline, ignore, suppression, webhook/,
     ],
     [
       'an ignore entry without a reason',

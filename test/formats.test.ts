@@ -43,7 +43,7 @@ describe('--format json', () => {
     enabledRules: RULES.map((rule) => rule.meta.id),
     failOn: 'warning',
     suppressed,
-    inputErrors: [{ file: 'broken.yaml', message: 'not YAML' }],
+    inputErrors: [{ file: 'broken.yaml', kind: 'yaml', message: 'not YAML' }],
     summary: { files: 1, resources: 1, containers: 1, errors: 0, warnings: findings.length, infos: 0 },
     hidden: 0,
     rules: RULES,
@@ -81,7 +81,7 @@ describe('--format json', () => {
       const parsed = JSON.parse(await formatReport('json', input)) as { findings: unknown[]; suppressed?: unknown[]; inputErrors: unknown[] };
       assert.equal(parsed.findings.length, findings.length);
       assert.equal(parsed.suppressed?.length, showSuppressed ? (findings.length === 0 ? 0 : suppressed.length) : undefined);
-      assert.deepEqual(parsed.inputErrors, [{ file: 'broken.yaml', message: 'not YAML' }]);
+      assert.deepEqual(parsed.inputErrors, [{ file: 'broken.yaml', kind: 'yaml', message: 'not YAML' }]);
       const sarif = JSON.parse(await formatReport('sarif', input)) as { runs: { results: unknown[] }[] };
       assert.equal(sarif.runs[0]!.results.length, findings.length);
     }

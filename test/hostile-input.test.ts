@@ -149,7 +149,7 @@ describe('what is not a manifest file is refused, not read', () => {
     assert.equal(run.code, 2);
     const output = JSON.parse(run.stdout) as { inputErrors: InputError[]; summary: { files: number; resources: number } };
     assert.deepEqual(output.inputErrors, [
-      { file: join(directory, 'huge.yaml'), message: 'cannot read: 300 MiB is larger than the 256 MiB probe-lint reads; split the file' },
+      { file: join(directory, 'huge.yaml'), kind: 'read', message: 'cannot read: 300 MiB is larger than the 256 MiB probe-lint reads; split the file' },
     ]);
     assert.deepEqual([output.summary.files, output.summary.resources], [1, 1], 'the good file is still linted, and the large one not counted');
   });
@@ -212,7 +212,7 @@ describe('files are read when their deployment unit comes', () => {
       [1, 0],
       'the first unit is linted, the second has nothing left to lint',
     );
-    assert.deepEqual(errors, [{ file: second.path, message: 'cannot read: no such file or directory' }]);
+    assert.deepEqual(errors, [{ file: second.path, kind: 'read', message: 'cannot read: no such file or directory' }]);
   });
 });
 

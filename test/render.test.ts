@@ -2,7 +2,8 @@
 // back to the files the user edits: exact files, lines and columns.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ROOT, runCli, type JsonFinding } from './helpers.js';
@@ -20,7 +21,7 @@ function lint(args: string[], options: { cwd?: string; input?: string; env?: Rec
   const run = runCli([...args, '--format', 'json', '--fail-on', 'never'], options);
   const output = JSON.parse(run.stdout) as {
     findings: JsonFinding[];
-    inputErrors: { file: string; message: string }[];
+    inputErrors: { file: string; kind: string; message: string }[];
     summary: { resources: number };
     outsideInputs?: number;
   };
@@ -99,6 +100,40 @@ describe('charts', () => {
     );
     assert.match(run.stdout, /stray-template\.yaml {2}error {4}input\s+looks like a Go template \(\{\{ … \}\}\), not YAML: lint the chart it belongs to/);
     assert.match(run.stdout.trimEnd().split('\n').at(-1)!, /^✖ 2 input errors; /);
+  });
+
+  it('names each input error by its cause, and config decides what one only the network could fix means', () => {
+    const { output } = lint(['test/fixtures/broken-charts', ...tools]);
+    assert.deepEqual(output.inputErrors.map((error) => `${error.file} ${error.kind}`).sort(), [
+      'test/fixtures/broken-charts/missing-dep/Chart.yaml network',
+      'test/fixtures/broken-charts/stray-template.yaml template',
+    ]);
+    const config = (network: string) => {
+      const directory = mkdtempSync(join(tmpdir(), 'probe-lint-policy-'));
+      writeFileSync(join(directory, '.probe-lint.yaml'), `inputErrors:\n  network: ${network}\n`);
+      return join(directory, '.probe-lint.yaml');
+    };
+    const chart = 'test/fixtures/broken-charts/missing-dep';
+    // A warning is shown as one and leaves the exit code to the findings.
+    const warned = runCli([chart, ...tools, '--config', config('warning'), '--no-fail-if-no-objects']);
+    assert.equal(warned.code, 0, warned.stdout + warned.stderr);
+    assert.match(warned.stdout, /missing-dep\/Chart\.yaml {2}warning {2}input\s+the chart's dependencies are not in/);
+    assert.match(warned.stdout.trimEnd().split('\n').at(-1)!, /^⚠ no problems in .*; 1 input error let pass by the config \(inputErrors\)$/);
+    const sarif = JSON.parse(runCli([chart, ...tools, '--config', config('warning'), '--no-fail-if-no-objects', '--format', 'sarif']).stdout);
+    assert.deepEqual(
+      sarif.runs[0].invocations[0].toolExecutionNotifications.map(
+        (note: { level: string; properties: { kind: string } }) => `${note.level} ${note.properties.kind}`,
+      ),
+      ['warning network'],
+    );
+    assert.equal(sarif.runs[0].invocations[0].executionSuccessful, true);
+    // Ignored: not in the report, and stderr says how many were left out.
+    const ignored = runCli([chart, ...tools, '--config', config('ignore'), '--no-fail-if-no-objects', '--format', 'json']);
+    assert.equal(ignored.code, 0, ignored.stderr);
+    assert.deepEqual(JSON.parse(ignored.stdout).inputErrors, []);
+    assert.match(ignored.stderr, /1 input error that only the network could fix not shown \(config inputErrors\.network: ignore\)/);
+    // Every other kind stays an error whatever the network setting.
+    assert.equal(runCli(['test/fixtures/broken-charts', ...tools, '--config', config('ignore')]).code, 2);
   });
 });
 

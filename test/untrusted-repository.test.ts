@@ -189,7 +189,41 @@ describe('rendering makes no network request', () => {
     assert.match(run.stdout, /^deploy\/app\.yaml:\d+:\d+: warning \[timeout-not-below-period\]/m);
   });
 
-  it("a packaged subchart's schema that names a URL is refused before helm runs; nothing is fetched", async () => {
+  it("a chart's schema that names a URL: rendered with schema validation skipped, a notice on stderr and in the JSON report, nothing fetched", async () => {
+    const root = repository({
+      'chart/Chart.yaml': CHART,
+      'chart/values.schema.json': JSON.stringify({ $ref: `http://127.0.0.1:${server.port}/schema.json`, type: 'object' }),
+      'chart/templates/pod.yaml': podYaml('livenessProbe: {httpGet: {path: /, port: 8080}, timeoutSeconds: 10}'),
+    });
+    const run = await runCliAsync(['chart', ...tools, '--format', 'json', '--fail-on', 'never'], { cwd: root });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(server.requests, []);
+    const notice = `rendered chart chart without its values schema: chart/values.schema.json refers to http://127.0.0.1:${server.port}/schema.json: the network is off while rendering (--allow-network turns it on); the values were not checked against it`;
+    assert.ok(run.stderr.includes(`probe-lint: ${notice}`), run.stderr);
+    const report = JSON.parse(run.stdout) as { notices: string[]; inputErrors: unknown[]; findings: { rule: string; file: string }[] };
+    assert.deepEqual(report.notices, [notice]);
+    assert.deepEqual(report.inputErrors, []);
+    assert.ok(report.findings.some((finding) => finding.rule === 'timeout-not-below-period' && finding.file === 'chart/templates/pod.yaml'));
+  });
+
+  it('a schema that reads a file of the machine is still refused, whatever else the schemas name', async () => {
+    const root = repository({
+      'chart/Chart.yaml': CHART,
+      'chart/values.schema.json': JSON.stringify({ allOf: [{ $ref: `http://127.0.0.1:${server.port}/a.json` }, { $ref: 'file:///etc/passwd' }] }),
+      'chart/templates/pod.yaml': podYaml(''),
+    });
+    const run = await runCliAsync(['chart', ...tools, '--format', 'json'], { cwd: root });
+    assert.equal(run.code, 2);
+    const report = JSON.parse(run.stdout) as { inputErrors: { kind: string; message: string }[] };
+    assert.deepEqual(
+      report.inputErrors.map((error) => error.kind),
+      ['refused'],
+    );
+    assert.match(report.inputErrors[0]!.message, /refers to file:\/\/\/etc\/passwd: a schema may not read files outside the chart/);
+    assert.deepEqual(server.requests, []);
+  });
+
+  it("a packaged subchart's schema that names a URL is not fetched: the chart renders without schema validation", async () => {
     const root = repository({ 'parent/Chart.yaml': 'apiVersion: v2\nname: parent\nversion: 0.1.0\ndependencies:\n  - {name: sub, version: 0.1.0}\n' });
     const sub = mkdtempSync(join(tmpdir(), 'probe-lint-sub-'));
     mkdirSync(join(sub, 'sub/templates'), { recursive: true });
@@ -197,13 +231,13 @@ describe('rendering makes no network request', () => {
     writeFileSync(join(sub, 'sub/values.schema.json'), JSON.stringify({ $ref: `http://127.0.0.1:${server.port}/schema.json` }));
     writeFileSync(join(sub, 'sub/templates/cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n');
     execFileSync(helmBinary(), ['package', join(sub, 'sub'), '-d', join(root, 'parent/charts')], { stdio: 'ignore' });
-    const run = await runCliAsync(['parent', ...tools, '--format', 'compact'], { cwd: root });
-    assert.equal(run.code, 2);
+    const run = await runCliAsync(['parent', ...tools, '--format', 'compact', '--no-fail-if-no-objects'], { cwd: root });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.deepEqual(server.requests, []);
     assert.match(
-      run.stdout,
+      run.stderr,
       new RegExp(
-        `parent/charts/sub-0\\.1\\.0\\.tgz:sub/values\\.schema\\.json refers to http://127\\.0\\.0\\.1:${server.port}/schema\\.json: the network is off while rendering`,
+        `without its values schema: parent/charts/sub-0\\.1\\.0\\.tgz:sub/values\\.schema\\.json refers to http://127\\.0\\.0\\.1:${server.port}/schema\\.json: the network is off while rendering`,
       ),
     );
   });

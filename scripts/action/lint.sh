@@ -7,6 +7,23 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 args=(--format github --fail-on "$PROBE_LINT_FAIL_ON" --report "sarif=$PROBE_LINT_SARIF" --report "markdown=$work/summary.md" --report "json=$work/report.json")
 if [ -n "$PROBE_LINT_CONFIG" ]; then args+=(--config "$PROBE_LINT_CONFIG"); fi
+# A pull request's own findings: those in the files it changes since its base (a shallow checkout
+# fetches the base commit alone). The base comes from the event, checked to be a commit id.
+case "${GITHUB_EVENT_NAME:-}" in
+  pull_request | pull_request_target)
+    if [ "${PROBE_LINT_CHANGED_ONLY:-auto}" != "false" ]; then
+      base="$(node -e '
+        const event = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+        const sha = event.pull_request?.base?.sha;
+        if (typeof sha === "string" && /^[0-9a-f]{40,64}$/.test(sha)) process.stdout.write(sha);
+      ' "$GITHUB_EVENT_PATH")"
+      if [ -n "$base" ]; then
+        git cat-file -e "$base^{commit}" 2> /dev/null || git fetch --quiet --no-tags --depth=1 origin "$base" || true
+        args+=(--changed-since "$base")
+      fi
+    fi
+    ;;
+esac
 status=0
 node "$GITHUB_ACTION_PATH/dist/src/cli/bin.js" "${args[@]}" -- "$PROBE_LINT_PATH" || status=$?
 # The summary and the outputs also when the step fails; a run that wrote no report (a usage error) has none.

@@ -27,7 +27,7 @@ export function applyFixes(
     // A file whose text cannot be read is not fixed; the lint says why when its unit comes.
     if (text === undefined) continue;
     const outcome = fixSourceText(file.path, text, session.findingsOfSource(file.path), kinds);
-    if (outcome.problem) inputs.inputErrors.push({ file: file.path, message: outcome.problem });
+    if (outcome.problem) inputs.inputErrors.push({ file: file.path, kind: 'fix', message: outcome.problem });
     if (file.path === '-' && !dryRun) io.stdout(outcome.text);
     if (!outcome.changed) continue;
     if (dryRun) io.stdout(unifiedDiff(file.path, text, outcome.text));
@@ -35,7 +35,7 @@ export function applyFixes(
       try {
         writeFixedFile(file.path, text, outcome.text, file.encoding, file.identity);
       } catch (error) {
-        inputs.inputErrors.push({ file: file.path, message: `not fixed: cannot write the file: ${(error as Error).message}` });
+        inputs.inputErrors.push({ file: file.path, kind: 'fix', message: `not fixed: cannot write the file: ${(error as Error).message}` });
         continue;
       }
     }

@@ -55,6 +55,8 @@ export interface LintArguments extends ReportArguments {
   writeBaseline: boolean;
   /** --prune-baseline: drop the baseline's fixed entries. */
   pruneBaseline: boolean;
+  /** --changed-since REF: only the findings in files changed since REF. */
+  changedSince: string | undefined;
 }
 
 export interface TimelineArguments {
@@ -245,6 +247,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         baseline: string('baseline'),
         writeBaseline: flag('write-baseline'),
         pruneBaseline: flag('prune-baseline'),
+        changedSince: string('changed-since'),
       };
     }
   }

@@ -31,6 +31,10 @@ export function applyBaseline(outcome: LintOutcome, args: LintArguments, config:
     io.stderr(`probe-lint: cannot use the baseline ${shown}: ${visible((error as Error).message)}\n`);
     return { code: 2 };
   }
+  if (args.writeBaseline && args.changedSince !== undefined) {
+    io.stderr('probe-lint: --write-baseline records every finding, and --changed-since shows only those of the change: use one or the other\n');
+    return { code: 2 };
+  }
   // Findings left out of a file's rendering would be missing from the record, and new later.
   if (args.writeBaseline && (outcome.outsideInputs ?? 0) > 0) {
     io.stderr(

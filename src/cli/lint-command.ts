@@ -6,15 +6,23 @@ import { formatFingerprints, formatListsObjects, formatReadsObjects } from '../r
 import { visible } from '../report/visible.js';
 import type { LintArguments } from './arguments.js';
 import { cliClusterFacts, commandProgress, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
-import { inputScope, type InputScope } from '../lint/input-scope.js';
+import { bothScopes, changeScope, inputScope, type InputScope } from '../lint/input-scope.js';
+import { changedFilesSince } from '../source/read/changed-files.js';
 import type { LintOutcome } from '../lint/index.js';
 import { baselineWanted } from './baseline-path.js';
+import { policedInputErrors } from '../lint/input-error-policy.js';
 import { clearReportPaths, reportOutcome } from './report-outcome.js';
 
 /** Returns the exit code. */
 export async function runLint(args: LintArguments, io: CommandIo): Promise<number> {
   const refused = clearReportPaths(args.reports, io);
   if (refused !== undefined) return refused;
+  // What the change touches is known before anything is read: a revision git does not have stops the run.
+  const change = args.changedSince === undefined ? undefined : changedFilesSince(args.changedSince, io.cwd, io.env);
+  if (change !== undefined && 'problem' in change) {
+    io.stderr(`probe-lint: ${visible(change.problem)}\n`);
+    return 2;
+  }
   const loaded = await loadConfigOrReport(args.config, io);
   if (loaded === undefined) return 2;
   const config = withRuleSelection(loaded, args.enable, args.disable);
@@ -52,25 +60,35 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   });
   // The report starts on a clean line.
   progress.end();
-  const scope = inputScope(args.paths, io.cwd);
-  const scoped = scopedOutcome(outcome, scope);
+  const policed = policedInputErrors(outcome.inputErrors, config);
+  if (policed.ignored > 0)
+    io.stderr(
+      `probe-lint: ${policed.ignored} input ${policed.ignored === 1 ? 'error' : 'errors'} that only the network could fix not shown (config inputErrors.network: ignore)\n`,
+    );
+  const named = inputScope(args.paths, io.cwd);
+  const ofInputs = scopedOutcome({ ...outcome, inputErrors: policed.inputErrors }, named);
+  const scoped = { ...ofInputs.outcome, ...(ofInputs.left > 0 ? { outsideInputs: ofInputs.left } : {}) };
+  let scope = named;
+  if (change !== undefined) {
+    scope = bothScopes(named, changeScope(change.files, io.cwd));
+    const ofChange = scopedOutcome(scoped, scope);
+    Object.assign(scoped, ofChange.outcome, { changedSince: { ref: change.ref, base: change.base, files: change.files.length, outside: ofChange.left } });
+  }
   // The baseline code (and the crypto of its keys) loads only for a run that has one.
   const step = usesBaseline
     ? (await import('./baseline-step.js')).applyBaseline(scoped, args, config, { ...io, stderr: progress.stderr }, scope)
     : { outcome: scoped, baseline: undefined };
   if ('code' in step) return step.code;
-  return (await reportOutcome(step.outcome, { args, io, enabledRules: session.enabledRuleIds, report, baseline: step.baseline })).code;
+  return (await reportOutcome(step.outcome, { args, io, enabledRules: session.enabledRuleIds, report, baseline: step.baseline, notices: inputs.notices })).code;
 }
 
-/** The outcome with only the findings located in what was named; the rest counted apart (outsideInputs). */
-function scopedOutcome(outcome: LintOutcome, scope: InputScope): LintOutcome {
-  if (!scope.narrows) return outcome;
+/** The outcome with only the findings located in the scope (what was named, what changed), and how many were left out. */
+function scopedOutcome(outcome: LintOutcome, scope: InputScope): { outcome: LintOutcome; left: number } {
+  if (!scope.narrows) return { outcome, left: 0 };
   const findings = outcome.findings.filter((finding) => scope.includes(finding.file));
-  if (findings.length === outcome.findings.length) return outcome;
+  if (findings.length === outcome.findings.length) return { outcome, left: 0 };
   return {
-    ...outcome,
-    findings,
-    suppressed: outcome.suppressed.filter((finding) => scope.includes(finding.file)),
-    outsideInputs: outcome.findings.length - findings.length,
+    outcome: { ...outcome, findings, suppressed: outcome.suppressed.filter((finding) => scope.includes(finding.file)) },
+    left: outcome.findings.length - findings.length,
   };
 }

@@ -148,6 +148,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: "record today's findings as the baseline (--baseline FILE, or the default), and exit 0 on them",
     commands: ['lint'],
   },
+  {
+    name: 'changed-since',
+    type: 'string',
+    value: 'REF',
+    description:
+      'show only the findings located in files changed since the merge base of REF and HEAD (git: committed, staged, unstaged or untracked); charts and kustomizations are rendered whole, so a changed template or base is linted through everything that renders it, and the rest is counted apart',
+    commands: ['lint'],
+  },
   { name: 'prune-baseline', type: 'boolean', description: 'drop the entries of the baseline that are no longer found', commands: ['lint'] },
   {
     name: 'only-manifests',

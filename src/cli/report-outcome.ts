@@ -9,7 +9,7 @@ import { reportChunks } from '../report/formats.js';
 import { visible } from '../report/visible.js';
 import { refuseReportLinks, writeFileAtomic } from '../source/atomic-write.js';
 import { treeRootOf } from '../source/read/tree-root.js';
-import { summarize, type BaselineReport, type ReportInput } from '../report/located.js';
+import { failingInputErrors, summarize, type BaselineReport, type ReportInput } from '../report/located.js';
 import type { FailOn, ReportArguments } from './arguments.js';
 import { useColor, type CommandIo } from './context.js';
 import { VERSION } from './version.js';
@@ -23,6 +23,8 @@ export interface ReportContext {
   report: (text: string) => void;
   /** The baseline's part of the run, when one is used (lint). */
   baseline?: BaselineReport | undefined;
+  /** What reading the inputs noticed (stderr has said it): the JSON report lists it too. */
+  notices?: readonly string[] | undefined;
 }
 
 /** Prints the report; 2 with input errors, 1 with findings at or above --fail-on, else 0. */
@@ -46,6 +48,8 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
     generatedAt: reportTime(io.env),
     baseline: context.baseline,
     outsideInputs: outcome.outsideInputs,
+    changedSince: outcome.changedSince,
+    notices: context.notices,
   };
   // A report written to a slow pipe is not held whole in memory.
   const written = context.report === io.stdout ? io.stdoutWritten : undefined;
@@ -67,7 +71,7 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
       return { code: 2, input };
     }
   }
-  if (outcome.inputErrors.length > 0) return { code: 2, input };
+  if (failingInputErrors(outcome.inputErrors).length > 0) return { code: 2, input };
   return { code: outcome.findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0, input };
 }
 

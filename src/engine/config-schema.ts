@@ -123,6 +123,19 @@ export function buildConfigSchema(rules: readonly AnyRule[]): Schema {
         type: 'array',
         items: EXCLUDE_PATTERN_SCHEMA,
       },
+      inputErrors: {
+        type: 'object',
+        additionalProperties: false,
+        description:
+          'What an input error of a kind means for the run (lint): error (exit 2, the default), warning (shown, never exit 2) or ignore (not shown; stderr says how many).',
+        properties: {
+          network: {
+            enum: ['error', 'warning', 'ignore'],
+            description:
+              'An input only the network could complete: a chart dependency not in charts/ (helm dependency build), a remote kustomize base, a chart inflated from a repository. Default error, so nothing is hidden; a pipeline that fetches them in a trusted step first needs none of this.',
+          },
+        },
+      },
       baseline: {
         description:
           'The baseline file (probe-lint --write-baseline writes it): findings it holds are reported apart and never fail the run. Relative to the directory of this file; default .probe-lint-baseline.json in the working directory when it exists.',

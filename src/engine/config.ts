@@ -49,6 +49,8 @@ export interface ProbeLintConfig {
   ignore?: IgnoreEntry[];
   /** Paths never linted: globs relative to the directory of `file`. */
   exclude?: string[];
+  /** What input errors of a kind mean for the run: by default every one is an error (exit 2). */
+  inputErrors?: { network?: InputErrorOutcome };
   /** The baseline file, relative to the directory of `file`. */
   baseline?: string;
   /** The config file it was read from, absolute (set by the loader, not written in the file). */
@@ -56,6 +58,8 @@ export interface ProbeLintConfig {
   suppression?: { annotations?: boolean; annotationRules?: string[] };
   webhook?: WebhookConfig;
 }
+
+export type InputErrorOutcome = 'error' | 'warning' | 'ignore';
 
 /** A config file that cannot be used: the message names the file, line and key. */
 export class ConfigError extends Error {}

@@ -68,10 +68,10 @@ export function stoppedLintMessage(stopped: StoppedLint): string {
 }
 
 /** What a report says of a result's rule failures and stopped lints: one message per resource and cause. */
-export function resultProblems(result: LintResult): { resource: Resource; message: string }[] {
+export function resultProblems(result: LintResult): { resource: Resource; kind: 'rule' | 'limit'; message: string }[] {
   return [
-    ...result.failures.map((failure) => ({ resource: failure.resource, message: ruleFailureMessage(failure) })),
-    ...result.stopped.map((stopped) => ({ resource: stopped.resource, message: stoppedLintMessage(stopped) })),
+    ...result.failures.map((failure) => ({ resource: failure.resource, kind: 'rule' as const, message: ruleFailureMessage(failure) })),
+    ...result.stopped.map((stopped) => ({ resource: stopped.resource, kind: 'limit' as const, message: stoppedLintMessage(stopped) })),
   ];
 }
 

@@ -8,7 +8,15 @@ import { RunFacts, type ServiceQuery } from '../engine/run-facts.js';
 import type { LintDocument } from '../model/document.js';
 import { findPodSites } from '../model/pod-site.js';
 import { describeResource, identityOf, type Resource } from '../model/resource.js';
-import { compareLocated, type InputError, type LocatedFinding, type LocatedSuppressed, type ReportedObject, type SummaryCounts } from '../report/located.js';
+import {
+  compareLocated,
+  type ChangedSince,
+  type InputError,
+  type LocatedFinding,
+  type LocatedSuppressed,
+  type ReportedObject,
+  type SummaryCounts,
+} from '../report/located.js';
 import { keyedPlace } from '../report/finding-place.js';
 import { locate, withoutRepeats } from './locate.js';
 import type { LintUnit } from './units.js';
@@ -44,6 +52,8 @@ export interface LintOutcome {
   inputErrors: InputError[];
   /** Findings located in files the run was not given (a file named alone, linted through its chart or kustomization): counted, not shown. */
   outsideInputs?: number;
+  /** With --changed-since: what the change was, and the findings outside it (counted, not shown). */
+  changedSince?: ChangedSince;
 }
 
 /** Runs the engine over each unit, locating the findings shown and counting the rest. */
@@ -53,6 +63,7 @@ export function collectFindings(engine: Engine, units: Iterable<LintUnit>, input
   if (linted.engineCounts.resources === 0 && options.failIfNoObjects === true && inputErrors.length === 0) {
     inputErrors.push({
       file: options.files === 1 && linted.documentCount === 0 ? '-' : '(input)',
+      kind: 'no-objects',
       message: 'no Kubernetes objects found (was the input empty, or did the command that produced it fail?)',
     });
   }
@@ -144,7 +155,7 @@ class UnitLinter {
   private readonly run = new RunFacts();
   private readonly seen = { resources: 0, containers: 0 };
   /** A rule that throws, or a lint stopped at its work budget: an input error, in document order, after the unit's parse errors. */
-  private readonly failures: { index: number; resource: Resource; message: string }[] = [];
+  private readonly failures: { index: number; resource: Resource; kind: 'rule' | 'limit'; message: string }[] = [];
 
   constructor(
     private readonly engine: Engine,
@@ -181,9 +192,9 @@ class UnitLinter {
       this.settleDocument(index, changed ? this.engine.lint([unit.documents[index]!], run) : result);
     }
     this.failures.sort((a, b) => a.index - b.index);
-    for (const { resource, message } of this.failures) {
+    for (const { resource, kind, message } of this.failures) {
       const where = resource.origin.file ?? describeResource(identityOf(resource.object));
-      inputErrors.push({ file: where, message });
+      inputErrors.push({ file: where, kind, message });
     }
     linted.documentCount += unit.documents.length;
     linted.engineCounts.resources += seen.resources;

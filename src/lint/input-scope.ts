@@ -28,6 +28,33 @@ function wholeUnitOf(file: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The files a change touches (--changed-since): a finding is in scope when it is located in one of
+ * them, or in a chart or kustomization one of them stands for as a whole (its values file, its
+ * kustomization file). It always narrows: a change that touches no manifest shows no finding.
+ */
+export function changeScope(changed: readonly string[], cwd: string): InputScope {
+  const files = new Set<string>();
+  const directories: string[] = [];
+  for (const file of changed) {
+    const owner = wholeUnitOf(file);
+    if (owner !== undefined) directories.push(owner);
+    else files.add(file);
+  }
+  return { narrows: true, includes: (file) => file === undefined || file === '-' || within(resolve(cwd, file), files, directories) };
+}
+
+/** In scope of both: a file named alone and the change, say. */
+export function bothScopes(first: InputScope, second: InputScope): InputScope {
+  if (!first.narrows) return second;
+  if (!second.narrows) return first;
+  return { narrows: true, includes: (file) => first.includes(file) && second.includes(file) };
+}
+
+function within(absolute: string, files: ReadonlySet<string>, directories: readonly string[]): boolean {
+  return files.has(absolute) || directories.some((directory) => isInside(absolute, directory));
+}
+
 export function inputScope(paths: readonly string[], cwd: string): InputScope {
   const files = new Set<string>();
   const directories: string[] = [];
@@ -53,8 +80,7 @@ export function inputScope(paths: readonly string[], cwd: string): InputScope {
     narrows,
     includes(file) {
       if (!narrows || file === undefined || file === '-') return true;
-      const absolute = resolve(cwd, file);
-      return files.has(absolute) || directories.some((directory) => isInside(absolute, directory));
+      return within(resolve(cwd, file), files, directories);
     },
   };
 }

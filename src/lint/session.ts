@@ -178,5 +178,5 @@ export interface OwnerLint {
 }
 
 function problemOf(error: InputError): InputProblem {
-  return { path: error.file, message: error.message, ...(error.line !== undefined ? { line: error.line, column: error.column ?? 1 } : {}) };
+  return { path: error.file, kind: error.kind, message: error.message, ...(error.line !== undefined ? { line: error.line, column: error.column ?? 1 } : {}) };
 }

@@ -21,6 +21,6 @@ export function lintText(engine: Engine, read: FileDocuments): TextLint {
   const path = read.source.file;
   const problems = read.problem === undefined ? [] : [read.problem];
   const result = engine.lint(read.documents);
-  for (const { message } of resultProblems(result)) problems.push({ path, message });
+  for (const { kind, message } of resultProblems(result)) problems.push({ path, kind, message });
   return { source: read.source, documents: read.documents, findings: result.findings.map(locate), problems, result };
 }

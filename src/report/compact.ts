@@ -10,7 +10,7 @@ export function compactChunks(input: ReportInput): Generator<string> {
 
 function* compactLines(input: ReportInput): Generator<string> {
   for (const error of input.inputErrors) {
-    yield `${visible(inputErrorWhere(error))}: error [input] ${visible(error.message)}`;
+    yield `${visible(inputErrorWhere(error))}: ${error.severity ?? 'error'} [input] ${visible(error.message)}`;
   }
   for (const finding of input.findings)
     yield `${visible(whereText(finding))}: ${finding.severity} [${finding.rule}] ${visible(`${standaloneMessage(finding)}${renderedNote(finding)}`)}`;

@@ -10,7 +10,9 @@ const COMMANDS: Record<Severity, string> = { error: 'error', warning: 'warning',
 export function formatGithub(input: ReportInput): string {
   const lines: string[] = [];
   for (const error of input.inputErrors) {
-    lines.push(`::error ${properties({ file: error.file, line: error.line, col: error.column, title: 'probe-lint: input' })}::${escapeData(error.message)}`);
+    lines.push(
+      `::${error.severity ?? 'error'} ${properties({ file: error.file, line: error.line, col: error.column, title: 'probe-lint: input' })}::${escapeData(error.message)}`,
+    );
   }
   for (const finding of input.findings) {
     const props = properties({ file: finding.file, line: finding.line, col: finding.column, title: `probe-lint: ${finding.rule}` });

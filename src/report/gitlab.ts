@@ -15,7 +15,7 @@ export function formatGitlab(input: ReportInput): string {
       description: `input: ${error.message}`,
       check_name: 'probe-lint/input',
       fingerprint: fingerprints.unique(['input', error.file, error.message]),
-      severity: 'blocker',
+      severity: error.severity === 'warning' ? 'major' : 'blocker',
       location: { path: error.file, lines: { begin: error.line ?? 1 } },
     })),
     ...input.findings.map((finding) => ({

@@ -11,6 +11,8 @@ export function jsonChunks(input: ReportInput): Generator<string> {
   const findings = streamedList(input.findings, (finding) => ({ ...toJson(finding), fingerprint: fingerprints.of(finding) }));
   const output: Record<string, unknown> = { findings: findings.placeholder, summary: input.summary, inputErrors: input.inputErrors };
   if (input.outsideInputs) output.outsideInputs = input.outsideInputs;
+  if (input.changedSince !== undefined) output.changedSince = input.changedSince;
+  if (input.notices !== undefined && input.notices.length > 0) output.notices = input.notices;
   const lists = [findings];
   if (input.showSuppressed) {
     const suppressed = streamedList(input.suppressed, (finding) => ({ ...toJson(finding), suppression: finding.suppression }));

@@ -53,7 +53,12 @@ export function formatJunit(input: ReportInput): string {
     }
   }
   for (const error of input.inputErrors) {
-    suiteFor(error.file).push({ name: 'input', error: { message: error.message, type: 'input', text: inputErrorWhere(error) } });
+    // One config lets pass is reported, not failed.
+    suiteFor(error.file).push(
+      error.severity === 'warning'
+        ? { name: 'input', output: `${inputErrorWhere(error)}: warning: ${error.message}` }
+        : { name: 'input', error: { message: error.message, type: 'input', text: inputErrorWhere(error) } },
+    );
   }
   const count = (cases: readonly TestCase[], key: 'failure' | 'error') => cases.filter((testCase) => testCase[key] !== undefined).length;
   const all = [...suites.values()].flat();

@@ -1,5 +1,6 @@
 import type { Finding, SuppressedFinding } from '../engine/finding.js';
 import type { AnyRule, Severity } from '../engine/rule.js';
+import type { InputErrorKind } from '../model/input-error-kind.js';
 import { describeResource, type ResourceIdentity } from '../model/resource.js';
 
 /** A finding with its place in the source resolved; what every report format prints. */
@@ -26,7 +27,23 @@ export interface InputError {
   file: string;
   line?: number;
   column?: number;
+  kind: InputErrorKind;
   message: string;
+  /** 'warning' when config lets this kind pass (inputErrors.network: warning): shown, never exit 2. */
+  severity?: 'warning';
+}
+
+export interface ChangedSince {
+  ref: string;
+  base: string;
+  files: number;
+  /** Findings located in files the change does not touch: counted, not shown. */
+  outside: number;
+}
+
+/** The input errors that stop the run (exit 2): all but those config turned into warnings. */
+export function failingInputErrors(errors: readonly InputError[]): InputError[] {
+  return errors.filter((error) => error.severity !== 'warning');
 }
 
 export interface Summary {
@@ -77,6 +94,10 @@ export interface ReportInput {
   generatedAt: Date;
   /** Findings located in files the run was not given (a file named alone, linted through its chart or kustomization): counted, not shown. */
   outsideInputs?: number | undefined;
+  /** With --changed-since: the revision, the merge base compared with, how many files changed, and the findings left out as outside the change. */
+  changedSince?: ChangedSince | undefined;
+  /** What the user should know that is not an error (a chart rendered without its schema), as stderr said it. */
+  notices?: readonly string[] | undefined;
   /** With a baseline: the findings it holds (not in `findings`), and its entries no longer found. */
   baseline?: BaselineReport | undefined;
 }
@@ -153,6 +174,11 @@ export function inputErrorWhere(error: InputError): string {
 }
 
 /** A problem reading an input, as reports list it. */
-export function inputErrorOf(problem: { path: string; line?: number; column?: number; message: string }): InputError {
-  return { file: problem.path, ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? 1 } : {}), message: problem.message };
+export function inputErrorOf(problem: { path: string; line?: number; column?: number; kind: InputErrorKind; message: string }): InputError {
+  return {
+    file: problem.path,
+    ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? 1 } : {}),
+    kind: problem.kind,
+    message: problem.message,
+  };
 }

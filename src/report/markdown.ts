@@ -24,7 +24,9 @@ export function formatMarkdown(input: ReportInput): string {
   if (input.inputErrors.length > 0) {
     lines.push('### Input errors', '');
     for (const error of input.inputErrors)
-      lines.push(`- ${code(error.line === undefined ? error.file : `${error.file}:${error.line}`)} ${cell(error.message)}`);
+      lines.push(
+        `- ${code(error.line === undefined ? error.file : `${error.file}:${error.line}`)} ${error.severity === 'warning' ? '(let pass by the config) ' : ''}${cell(error.message)}`,
+      );
     lines.push('');
   }
   if (input.findings.length > 0) {

@@ -7,7 +7,7 @@ import { readRuleDocs, ruleDocsUrl } from '../engine/rule-docs.js';
 import { standaloneMessage } from './finding-text.js';
 import { Fingerprints } from './fingerprint.js';
 import { streamedJson, streamedList } from './json-stream.js';
-import { renderedNote, type ReportInput } from './located.js';
+import { failingInputErrors, renderedNote, type ReportInput } from './located.js';
 
 const LEVELS: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -67,9 +67,10 @@ export function sarifChunks(input: ReportInput): Generator<string> {
         originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(process.cwd() + sep).href } },
         invocations: [
           {
-            executionSuccessful: input.inputErrors.length === 0,
+            executionSuccessful: failingInputErrors(input.inputErrors).length === 0,
             toolExecutionNotifications: input.inputErrors.map((error) => ({
-              level: 'error' as const,
+              level: error.severity ?? 'error',
+              properties: { kind: error.kind },
               message: { text: sentence(error.message) },
               ...(error.file !== '-'
                 ? {

@@ -1,6 +1,7 @@
 import type { Severity } from '../engine/rule.js';
 import { standaloneMessage } from './finding-text.js';
 import {
+  failingInputErrors,
   inputErrorWhere,
   renderedNote,
   scopeText,
@@ -46,7 +47,8 @@ export function textChunks(input: ReportInput): Generator<string> {
   const text = (item: Entry): string => {
     if ('error' in item) {
       const { error } = item;
-      return entry(`${visible(inputErrorWhere(error))}  ${paint(COLORS.error, 'error'.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, visible(error.message));
+      const severity = error.severity ?? 'error';
+      return entry(`${visible(inputErrorWhere(error))}  ${paint(COLORS[severity], severity.padEnd(7))}  ${'input'.padEnd(RULE_WIDTH)}`, visible(error.message));
     }
     if ('finding' in item) return line(item.finding);
     if ('baselined' in item) return paint(DIM, line(item.baselined, ' [in the baseline]'));
@@ -80,15 +82,21 @@ export function summaryLine(input: ReportInput, paint: (code: string, text: stri
   const outside = input.outsideInputs
     ? `; ${input.outsideInputs} in other files of what was rendered not shown (name them, or their directory, to see them)`
     : '';
-  const hidden = `${input.hidden ? `; ${input.hidden} below --min-severity not shown` : ''}${outside}${baselineNote(input)}`;
+  const change = input.changedSince?.outside ? `; ${input.changedSince.outside} in files not changed since ${visible(input.changedSince.ref)} not shown` : '';
+  const hidden = `${input.hidden ? `; ${input.hidden} below --min-severity not shown` : ''}${outside}${change}${baselineNote(input)}`;
   const counts = `${summary.errors} ${plural(summary.errors, 'error')}, ${summary.warnings} ${plural(summary.warnings, 'warning')}, ${summary.infos} ${plural(summary.infos, 'info')}`;
-  if (input.inputErrors.length > 0) {
-    const errors = `${input.inputErrors.length} ${plural(input.inputErrors.length, 'input error')}`;
-    return `${paint(COLORS.error, '✖')} ${errors}; ${problems} ${plural(problems, 'problem')} (${counts}) in ${scope}${suppressed}${hidden}`;
+  const failing = failingInputErrors(input.inputErrors).length;
+  const passing = input.inputErrors.length - failing;
+  // Input errors config lets pass are said, not counted as the run's failure.
+  const passed = passing > 0 ? `; ${passing} ${plural(passing, 'input error')} let pass by the config (inputErrors)` : '';
+  if (failing > 0) {
+    const errors = `${failing} ${plural(failing, 'input error')}`;
+    return `${paint(COLORS.error, '✖')} ${errors}; ${problems} ${plural(problems, 'problem')} (${counts}) in ${scope}${suppressed}${hidden}${passed}`;
   }
-  if (problems === 0) return `${paint('\x1b[32m', '✔')} no problems in ${scope}${suppressed}${hidden}`;
-  const mark = summary.errors ? paint(COLORS.error, '✖') : summary.warnings ? paint(COLORS.warning, '⚠') : paint(COLORS.info, 'ℹ');
-  return `${mark} ${problems} ${plural(problems, 'problem')} (${counts}) in ${scope}${suppressed}${hidden}`;
+  if (problems === 0)
+    return `${paint(passing > 0 ? COLORS.warning : '\x1b[32m', passing > 0 ? '⚠' : '✔')} no problems in ${scope}${suppressed}${hidden}${passed}`;
+  const mark = summary.errors ? paint(COLORS.error, '✖') : summary.warnings || passing > 0 ? paint(COLORS.warning, '⚠') : paint(COLORS.info, 'ℹ');
+  return `${mark} ${problems} ${plural(problems, 'problem')} (${counts}) in ${scope}${suppressed}${hidden}${passed}`;
 }
 
 /** "; 12 in the baseline .probe-lint-baseline.json (not counted), 1 fixed", or "" without a baseline. */

@@ -19,14 +19,14 @@ export function documentsOfFile(file: InputFile): FileDocuments {
 /** The same for a file already parsed (`source` is `file`'s text): what --fix reads after each pass. */
 export function documentsOfSource(file: Omit<InputFile, 'text'> & { text: string }, source: SourceFile): FileDocuments {
   const template = templateProblem(file, source);
-  if (template !== undefined) return { source, documents: [], problem: { path: file.path, message: template } };
+  if (template !== undefined) return { source, documents: [], problem: { path: file.path, kind: 'template', message: template } };
   // A file that does not parse is an input error when it could hold a Kubernetes object; one found in
   // a directory that never names a kind (mkdocs.yml with Python tags, a CloudFormation template with
   // !Ref) is not a manifest at all, and is passed over like any other document that is not an object.
   // A file the user named, like stdin, was meant to be linted: its bytes are an error either way.
   const problem =
     source.error && (file.rendered !== undefined || file.path === '-' || file.named === true || mayHoldObjects(file.text))
-      ? { path: file.path, line: source.error.line, column: source.error.column, message: `invalid YAML: ${source.error.reason}` }
+      ? { path: file.path, line: source.error.line, column: source.error.column, kind: 'yaml' as const, message: `invalid YAML: ${source.error.reason}` }
       : undefined;
   return { source, documents: lintDocumentsOf(source, file.rendered), ...(problem !== undefined ? { problem } : {}) };
 }

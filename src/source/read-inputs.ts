@@ -110,7 +110,8 @@ async function renderFound(
     const renderCharts = async (charts: readonly ChartUnit[]) => {
       const helm = options.render.helm ?? findOnPath(['helm'], options.env);
       if (helm === undefined) {
-        for (const chart of charts) problems.push({ path: chart.directory, message: `cannot render the chart: helm is not on PATH (${HELM_HELP})` });
+        for (const chart of charts)
+          problems.push({ path: chart.directory, kind: 'render', message: `cannot render the chart: helm is not on PATH (${HELM_HELP})` });
         return;
       }
       // Charts render side by side, up to the cores; their results are taken in the order given.
@@ -140,7 +141,11 @@ async function renderFound(
       const rendered = new Set(found.charts.map((chart) => resolve(chart.directory)).filter((directory) => !inflated.has(directory)));
       if (binary === undefined) {
         for (const unit of found.kustomizations)
-          problems.push({ path: unit.file, message: `cannot build the kustomization: neither kubectl nor kustomize is on PATH (${KUSTOMIZE_HELP})` });
+          problems.push({
+            path: unit.file,
+            kind: 'render',
+            message: `cannot build the kustomization: neither kubectl nor kustomize is on PATH (${KUSTOMIZE_HELP})`,
+          });
       } else {
         const builds = await mapBounded(found.kustomizations, renderParallelism(), async (unit) => {
           step(unit.directory, false);

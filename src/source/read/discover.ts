@@ -312,7 +312,7 @@ class KustomizationGraph {
     try {
       spec = (jsYaml.load(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
     } catch (error) {
-      this.problems.push({ path: file, message: `cannot read the kustomization: ${(error as Error).message.split('\n')[0]}` });
+      this.problems.push({ path: file, kind: 'yaml', message: `cannot read the kustomization: ${(error as Error).message.split('\n')[0]}` });
       return references;
     }
     references.component = spec.kind === 'Component';

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { InputErrorKind } from '../../model/input-error-kind.js';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { extname, join } from 'node:path';
 import { NO_EXCLUSION, type PathExclusion } from './excluded-paths.js';
@@ -42,6 +43,7 @@ export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
 export interface InputProblem {
   path: string;
+  kind: InputErrorKind;
   message: string;
   line?: number;
   column?: number;
@@ -74,7 +76,7 @@ export function readPlainInputs(paths: readonly string[], readStdin: () => strin
       return;
     }
     const problem = checkManifestFile(path);
-    if (problem !== undefined) problems.push({ path, message: problem });
+    if (problem !== undefined) problems.push({ path, kind: 'read', message: problem });
     else files.push(diskFile(path, named?.has(path) === true));
   };
   for (const path of paths) {
@@ -88,14 +90,14 @@ export function readPlainInputs(paths: readonly string[], readStdin: () => strin
       const input = readStdin();
       const decoded = typeof input === 'string' ? { text: input } : decodeText(input);
       if ('text' in decoded) files.push({ path: '-', ...decoded });
-      else problems.push({ path: '-', message: decoded.problem });
+      else problems.push({ path: '-', kind: 'read', message: decoded.problem });
       continue;
     }
     let isDirectory: boolean;
     try {
       isDirectory = statSync(path).isDirectory();
     } catch (error) {
-      problems.push({ path, message: `cannot read: ${describeFsError(error)}` });
+      problems.push({ path, kind: 'read', message: `cannot read: ${describeFsError(error)}` });
       continue;
     }
     if (isDirectory) for (const file of manifestFilesUnder(path, problems)) read(file);
@@ -142,7 +144,7 @@ export function manifestFilesUnder(
     try {
       entries = readdirSync(current, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
-      problems.push({ path: current, message: `cannot read: ${describeFsError(error)}` });
+      problems.push({ path: current, kind: 'read', message: `cannot read: ${describeFsError(error)}` });
       return;
     }
     listed?.(current, entries);
@@ -184,7 +186,7 @@ function diskFile(path: string, named = false): InputFile {
     get: (): string => {
       if (text === undefined) {
         const read = readManifestFile(path);
-        if ('problem' in read) throw new InputUnreadable({ path, message: read.problem });
+        if ('problem' in read) throw new InputUnreadable({ path, kind: 'read', message: read.problem });
         if (read.encoding !== undefined) file.encoding = read.encoding;
         file.identity = read.identity;
         text = read.text;

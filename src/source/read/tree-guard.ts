@@ -14,60 +14,76 @@ const MAX_CHART_BYTES = 256 * 1024 * 1024;
 /** Entries walked per chart before giving up: a chart is tens of files, a runaway tree is not one. */
 const MAX_CHART_ENTRIES = 20_000;
 
+/** Why a chart may not be rendered as it is, and what kind of input error that is. */
+export interface ChartRefusal {
+  kind: 'read' | 'refused' | 'limit' | 'network';
+  message: string;
+  /**
+   * The only thing wrong is a schema that refers to a URL (network off): helm renders the chart
+   * with schema validation skipped, which fetches nothing, and a notice says so.
+   */
+  schemaOnly?: true;
+}
+
 export class TreeGuard extends TreeBounds {
   /**
    * Why the chart may not be rendered, or undefined: a link that leaves the tree or is broken, a
-   * special file (a FIFO would hang helm), too many or too large files, or (without network) a
-   * schema that refers to a URL.
+   * special file (a FIFO would hang helm), too many or too large files, a schema that reads files,
+   * or (without network) a schema that refers to a URL (schemaOnly when it is all there is).
    */
-  chartProblem(directory: string, allowNetwork: boolean): string | undefined {
+  chartProblem(directory: string, allowNetwork: boolean): ChartRefusal | undefined {
     let entries = 0;
     let bytes = 0;
+    let remoteSchema: ChartRefusal | undefined;
+    const refused = (message: string, kind: ChartRefusal['kind'] = 'refused'): ChartRefusal => ({ kind, message });
     // The real directories on the way down: helm follows links, so a link back to one of them is a loop it never leaves.
-    const walk = (folder: string, ancestors: ReadonlySet<string>): string | undefined => {
+    const walk = (folder: string, ancestors: ReadonlySet<string>): ChartRefusal | undefined => {
       let names: string[];
       try {
         names = readdirSync(folder).sort();
       } catch (error) {
-        return `cannot read ${shownPath(folder)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+        return refused(`cannot read ${shownPath(folder)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'read');
       }
       for (const name of names) {
-        if (++entries > MAX_CHART_ENTRIES) return `it holds more than ${MAX_CHART_ENTRIES} files`;
+        if (++entries > MAX_CHART_ENTRIES) return refused(`it holds more than ${MAX_CHART_ENTRIES} files`, 'limit');
         const path = join(folder, name);
         const link = lstatSync(path);
         let stats = link;
         if (link.isSymbolicLink()) {
           const target = safeRealpath(path);
-          if (target === undefined) return `${shownPath(path)} is a broken symbolic link`;
+          if (target === undefined) return refused(`${shownPath(path)} is a broken symbolic link`, 'read');
           if (!this.inside(target))
-            return `${shownPath(path)} is a symbolic link to ${shownPath(target)}, outside the tree being linted (${TREE_HELP}); a chart may only read its own files`;
+            return refused(
+              `${shownPath(path)} is a symbolic link to ${shownPath(target)}, outside the tree being linted (${TREE_HELP}); a chart may only read its own files`,
+            );
           stats = statSync(target);
         }
         if (stats.isDirectory()) {
           const real = safeRealpath(path) ?? path;
           if (ancestors.has(real))
-            return `${shownPath(path)} is a symbolic link back to ${shownPath(real)}, a loop that helm would follow without end; remove the link`;
+            return refused(`${shownPath(path)} is a symbolic link back to ${shownPath(real)}, a loop that helm would follow without end; remove the link`);
           // A linked directory is read where it leads, as helm reads it.
           const problem = walk(path, new Set([...ancestors, real]));
           if (problem !== undefined) return problem;
         } else if (!stats.isFile()) {
-          return `${shownPath(path)} is not a regular file (a FIFO, socket or device)`;
+          return refused(`${shownPath(path)} is not a regular file (a FIFO, socket or device)`);
         } else {
           bytes += stats.size;
-          if (bytes > MAX_CHART_BYTES) return `its files add up to more than ${MAX_CHART_BYTES / 1024 / 1024} MiB`;
-          if (name === 'values.schema.json') {
-            const problem = schemaReferenceProblem(shownPath(path), readText(path), allowNetwork);
-            if (problem !== undefined) return problem;
-          }
-          if (/\.tgz$/.test(name) && basename(folder) === 'charts') {
-            const problem = packagedChartProblem(path, allowNetwork);
-            if (problem !== undefined) return problem;
-          }
+          if (bytes > MAX_CHART_BYTES) return refused(`its files add up to more than ${MAX_CHART_BYTES / 1024 / 1024} MiB`, 'limit');
+          const problem =
+            name === 'values.schema.json'
+              ? schemaReferenceProblem(shownPath(path), readText(path), allowNetwork)
+              : /\.tgz$/.test(name) && basename(folder) === 'charts'
+                ? packagedChartProblem(path, allowNetwork)
+                : undefined;
+          // A remote schema is kept while the rest is walked: anything else wrong wins over it.
+          if (problem?.kind === 'network') remoteSchema ??= { ...problem, schemaOnly: true };
+          else if (problem !== undefined) return problem;
         }
       }
       return undefined;
     };
-    return walk(directory, new Set([safeRealpath(directory) ?? resolve(directory)]));
+    return walk(directory, new Set([safeRealpath(directory) ?? resolve(directory)])) ?? remoteSchema;
   }
 
   /** Why a kustomization's file reference may not be read, or undefined. */
@@ -85,35 +101,39 @@ export class TreeGuard extends TreeBounds {
 }
 
 /** `$ref`s of a chart's values.schema.json: helm fetches URLs (and reads files) they name. */
-function schemaReferenceProblem(path: string, text: string | undefined, allowNetwork: boolean): string | undefined {
+function schemaReferenceProblem(path: string, text: string | undefined, allowNetwork: boolean): ChartRefusal | undefined {
   if (text === undefined) return undefined;
+  let remote: ChartRefusal | undefined;
   for (const match of text.matchAll(/"\$(?:ref|schema|id)"\s*:\s*"([^"]*)"/g)) {
     const reference = match[1]!;
-    if (/^file:/i.test(reference) || reference.startsWith('/')) return `${path} refers to ${reference}: a schema may not read files outside the chart`;
+    if (/^file:/i.test(reference) || reference.startsWith('/'))
+      return { kind: 'refused', message: `${path} refers to ${reference}: a schema may not read files outside the chart` };
     if (/^[a-z][a-z0-9+.-]*:/i.test(reference) && !allowNetwork && match[0].includes('$ref'))
-      return `${path} refers to ${reference}: the network is off while rendering (--allow-network turns it on)`;
+      remote ??= { kind: 'network', message: `${path} refers to ${reference}: the network is off while rendering (--allow-network turns it on)` };
   }
-  return undefined;
+  return remote;
 }
 
 /** The largest a packaged subchart may unpack to while its schemas are looked for. */
 const MAX_PACKAGE_BYTES = 64 * 1024 * 1024;
 
 /** A packaged subchart (charts/*.tgz, what `helm dependency build` leaves): its schemas, checked like the chart's own. */
-function packagedChartProblem(path: string, allowNetwork: boolean): string | undefined {
+function packagedChartProblem(path: string, allowNetwork: boolean): ChartRefusal | undefined {
   let tar: Buffer;
   try {
     tar = gunzipSync(readFileSync(path), { maxOutputLength: MAX_PACKAGE_BYTES });
   } catch (error) {
-    return `${shownPath(path)} cannot be unpacked (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    return { kind: 'read', message: `${shownPath(path)} cannot be unpacked (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
+  let remote: ChartRefusal | undefined;
   for (const entry of tarEntries(tar)) {
     if (entry.name.endsWith('/values.schema.json') || entry.name === 'values.schema.json') {
       const problem = schemaReferenceProblem(`${shownPath(path)}:${entry.name}`, entry.data.toString('utf8'), allowNetwork);
-      if (problem !== undefined) return problem;
+      if (problem?.kind === 'network') remote ??= problem;
+      else if (problem !== undefined) return problem;
     }
   }
-  return undefined;
+  return remote;
 }
 
 /** The regular files of a ustar archive (names up to 255 bytes with the prefix field; PAX headers are skipped). */

@@ -59,7 +59,7 @@ export function localDependency(chart: string, dependency: ChartDependency, guar
     join(dirname(resolve(chart)), dependency.name),
   ];
   return candidates.find((candidate) => {
-    if (!guard.contains(candidate) || !existsSync(join(candidate, 'Chart.yaml')) || guard.chartProblem(candidate, allowNetwork) !== undefined) return false;
+    if (!guard.contains(candidate) || !existsSync(join(candidate, 'Chart.yaml')) || guard.chartProblem(candidate, allowNetwork) !== undefined) return false; // a remote schema too: only a whole chart stands in
     try {
       return (jsYaml.load(readFileSync(join(candidate, 'Chart.yaml'), 'utf8')) as { name?: unknown } | null)?.name === dependency.name;
     } catch {

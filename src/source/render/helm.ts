@@ -10,7 +10,7 @@ import { helmOrigin } from '../origin/helm-origin.js';
 import { shownPath } from '../read/shown-path.js';
 import type { FileCache } from '../read/file-cache.js';
 import { binaryIdentity, RenderCache, treeContent } from './render-cache.js';
-import { renderFailure, type RenderSandbox, type SandboxedRun } from './sandbox.js';
+import { renderFailure, renderFailureKind, type RenderSandbox, type SandboxedRun } from './sandbox.js';
 import type { TreeGuard } from '../read/tree-guard.js';
 
 export interface HelmOptions {
@@ -43,10 +43,14 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   const rendering: ChartRendering = { files: [], problems: [], notices: [] };
   const chartFile = join(chart.directory, 'Chart.yaml');
   const refused = options.guard.chartProblem(chart.directory, options.sandbox.limits.allowNetwork);
-  if (refused !== undefined) {
-    rendering.problems.push({ path: chartFile, message: `cannot render the chart ${chart.directory}: ${refused}` });
+  if (refused !== undefined && refused.schemaOnly !== true) {
+    rendering.problems.push({ path: chartFile, kind: refused.kind, message: `cannot render the chart ${chart.directory}: ${refused.message}` });
     return rendering;
   }
+  // A schema the network would complete is not read at all: the values go unchecked, and the user is told.
+  const skipSchema = refused !== undefined;
+  if (skipSchema)
+    rendering.notices.push(`rendered chart ${chart.directory} without its values schema: ${refused.message}; the values were not checked against it`);
   const metadata = readChartMetadata(chartFile);
   if (metadata.type === 'library') {
     rendering.notices.push(`skipped library chart ${chart.directory} (type: library renders nothing by itself; the charts that use it are linted)`);
@@ -61,7 +65,7 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     );
   }
   const ciValues = ciValuesFiles(chart.directory);
-  const failures: { values: string | undefined; message: string }[] = [];
+  const failures: { values: string | undefined; kind: 'render' | 'network' | 'limit'; message: string }[] = [];
   // What every rendering of this chart reads, for the cache key (not with the network: what it fetches may change).
   const cache = options.sandbox.limits.allowNetwork ? undefined : options.cache;
   const content = cache === undefined ? [] : [...treeContent(chart.directory), ...[...local.values()].flatMap((path) => treeContent(path))];
@@ -75,6 +79,7 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
       resolve(directory),
       ...files.flatMap((file) => ['--values', resolve(file)]),
       ...sets.flatMap((set) => ['--set', set]),
+      ...(skipSchema ? ['--skip-schema-validation'] : []),
     ];
     const key =
       cache === undefined
@@ -92,7 +97,11 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     // A render stopped by a limit, or one that tried the network, says something of this run only.
     if (key !== undefined && cached === undefined && run.stopped === undefined && run.networkAttempts.length === 0) cache!.set(key, run);
     if (run.code !== 0) {
-      failures.push({ values, message: renderFailure(run, options.sandbox.limits).replaceAll(resolve(directory), chart.directory) });
+      failures.push({
+        values,
+        kind: renderFailureKind(run),
+        message: renderFailure(run, options.sandbox.limits).replaceAll(resolve(directory), chart.directory),
+      });
       return;
     }
     rendering.files.push({
@@ -120,7 +129,11 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
     failures.splice(0, 1);
   }
   if (absent.length > 0) {
-    rendering.problems.push({ path: chartFile, message: missingDependencyMessage(chart.directory, absent, failures, rendering.files.length > 0) });
+    rendering.problems.push({
+      path: chartFile,
+      kind: 'network',
+      message: missingDependencyMessage(chart.directory, absent, failures, rendering.files.length > 0),
+    });
     return rendering;
   }
   const defaultsOnly = failures.length === 1 && failures[0]!.values === undefined && rendering.files.length > 0 && ciValues.length > 0;
@@ -130,7 +143,7 @@ export async function renderChart(chart: ChartUnit, options: HelmOptions): Promi
   }
   for (const failure of failures) {
     const label = failure.values === undefined ? chart.directory : `${chart.directory} with ${failure.values}`;
-    rendering.problems.push({ path: chartFile, message: `cannot render the chart (helm template ${label}): ${failure.message}` });
+    rendering.problems.push({ path: chartFile, kind: failure.kind, message: `cannot render the chart (helm template ${label}): ${failure.message}` });
   }
   return rendering;
 }

@@ -4,11 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFileAtomic } from '../atomic-write.js';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
+import type { InputErrorKind } from '../../model/input-error-kind.js';
 import type { InputFile, InputProblem } from '../read/inputs.js';
 import type { ChartUnit, KustomizationUnit } from '../read/discover.js';
 import type { FileCache } from '../read/file-cache.js';
 import { kustomizeOrigin } from '../origin/kustomize-origin.js';
-import { renderFailure, type RenderSandbox } from './sandbox.js';
+import { renderFailure, renderFailureKind, type RenderSandbox } from './sandbox.js';
 import type { TreeGuard } from '../read/tree-guard.js';
 import { shownPath } from '../read/shown-path.js';
 import { kustomizeFailureCause } from './kustomize-failure.js';
@@ -33,25 +34,26 @@ export interface KustomizeResult {
 
 export async function renderKustomization(unit: KustomizationUnit, options: KustomizeOptions): Promise<KustomizeResult> {
   const tool = basename(options.binary).startsWith('kubectl') ? 'kubectl kustomize' : 'kustomize build';
-  const refuse = (reason: string, unbuilt: string[] = []): KustomizeResult => ({
+  const refuse = (kind: InputErrorKind, reason: string, unbuilt: string[] = []): KustomizeResult => ({
     files: [],
-    problems: [{ path: unit.file, message: `cannot build the kustomization (${tool} ${unit.directory}): ${reason}` }],
+    problems: [{ path: unit.file, kind, message: `cannot build the kustomization (${tool} ${unit.directory}): ${reason}` }],
     unbuilt,
     charts: [],
     notices: [],
   });
   for (const reference of unit.references) {
     const problem = options.guard.referenceProblem(reference.from, reference.path);
-    if (problem !== undefined) return refuse(problem);
+    if (problem !== undefined) return refuse('refused', problem);
   }
   if (unit.helmCharts.length > 0) return inflatedCharts(unit, options.guard);
   if (unit.remote.length > 0 && !options.sandbox.limits.allowNetwork) {
     // Fail fast, without starting kustomize, and lint what is here.
     const local = unit.resources.filter((file) => options.guard.contains(file));
     return refuse(
+      'network',
       `it refers to ${unit.remote.slice(0, 3).join(', ')}${unit.remote.length > 3 ? ', …' : ''}: the network is off while rendering (--allow-network turns it on)${
         local.length > 0 ? `; its ${local.length} local resource ${local.length === 1 ? 'file is' : 'files are'} linted as written` : ''
-      }`,
+      }; vendor the remote bases into the repository, or build it in a trusted step and lint the output: ${tool} ${unit.directory} | probe-lint -`,
       local,
     );
   }
@@ -69,6 +71,7 @@ export async function renderKustomization(unit: KustomizationUnit, options: Kust
     const fromWrapper = relative(wrapper, resolve(unit.directory));
     if (run.code !== 0)
       return refuse(
+        renderFailureKind(run),
         kustomizeFailureCause(
           renderFailure(run, options.sandbox.limits).replaceAll(wrapper, unit.directory).replaceAll(fromWrapper, unit.directory),
           unit.directory,
@@ -99,6 +102,7 @@ function inflatedCharts(unit: KustomizationUnit, guard: TreeGuard): KustomizeRes
   const resources = unit.resources.filter((file) => guard.contains(file));
   const problems: InputProblem[] = remote.map((chart) => ({
     path: unit.file,
+    kind: 'network',
     message: `cannot inflate the chart ${chart.name}${chart.repo ? ` from ${chart.repo}` : ''} (helmCharts:): it is not in the kustomization's chartHome; vendor it there (helm pull ${chart.name} --untar), or lint the built output: kustomize build --enable-helm ${unit.directory} | probe-lint -`,
   }));
   const notices =

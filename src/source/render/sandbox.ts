@@ -328,6 +328,12 @@ class RefusingProxy {
 }
 
 /** Why a sandboxed render failed, in words that say what to do. */
+/** What kind of input error a failed render is: a limit stopped it, it needed the network, or the tool refused the input. */
+export function renderFailureKind(run: SandboxedRun): 'limit' | 'network' | 'render' {
+  if (run.stopped !== undefined) return 'limit';
+  return run.networkAttempts.length > 0 ? 'network' : 'render';
+}
+
 export function renderFailure(run: SandboxedRun, limits: SandboxLimits): string {
   if (run.stopped === 'timeout') return `stopped after ${limits.renderTimeoutMs / 1000} s (--render-timeout SECONDS sets the limit)`;
   if (run.stopped === 'budget') return `not rendered: the run's rendering budget of ${limits.runBudgetMs / 1000} s is spent (--render-budget SECONDS sets it)`;
