@@ -7,7 +7,6 @@ import { visible } from '../report/visible.js';
 import type { LintArguments } from './arguments.js';
 import { cliClusterFacts, commandProgress, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
 import { bothScopes, changeScope, inputScope, type InputScope } from '../lint/input-scope.js';
-import { changedFilesSince } from '../source/read/changed-files.js';
 import type { LintOutcome } from '../lint/index.js';
 import { baselineWanted } from './baseline-path.js';
 import { policedInputErrors } from '../lint/input-error-policy.js';
@@ -18,7 +17,9 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   const refused = clearReportPaths(args.reports, io);
   if (refused !== undefined) return refused;
   // What the change touches is known before anything is read: a revision git does not have stops the run.
-  const change = args.changedSince === undefined ? undefined : changedFilesSince(args.changedSince, io.cwd, io.env);
+  // Imported only then: node:child_process brings node:net, which a plain lint never loads.
+  const change =
+    args.changedSince === undefined ? undefined : (await import('../source/read/changed-files.js')).changedFilesSince(args.changedSince, io.cwd, io.env);
   if (change !== undefined && 'problem' in change) {
     io.stderr(`probe-lint: ${visible(change.problem)}\n`);
     return 2;
