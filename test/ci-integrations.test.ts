@@ -60,6 +60,11 @@ function gitRepository(directory: string, origin?: string): string {
 }
 
 /** The CLI's own report of the same input, run where the job runs. */
+/** The ids of the HTML report's findings (their fingerprints), in page order. */
+function articleIds(html: string): string[] {
+  return [...html.matchAll(/<article class="finding" id="([0-9a-f]+)"/g)].map((match) => match[1]!);
+}
+
 function cli(cwd: string, args: string[], env: Record<string, string> = {}) {
   return runCli(args, { cwd, env });
 }
@@ -80,7 +85,7 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
 
   interface ActRun {
     log: string;
-    outputs: { errors: string; warnings: string; infos: string; sarif: string; outcome: string };
+    outputs: { errors: string; warnings: string; infos: string; sarif: string; html: string; outcome: string };
     workspace: string;
     summary: string;
     annotations: string[];
@@ -111,10 +116,10 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
       ...Object.entries(inputs).map(([name, value]) => `          ${name}: ${JSON.stringify(value)}`),
       '      - if: always()',
       '        env:',
-      ...['errors', 'warnings', 'infos', 'sarif'].map((name) => `          OUTPUT_${name.toUpperCase()}: \${{ steps.probe-lint.outputs.${name} }}`),
+      ...['errors', 'warnings', 'infos', 'sarif', 'html'].map((name) => `          OUTPUT_${name.toUpperCase()}: \${{ steps.probe-lint.outputs.${name} }}`),
       '          OUTCOME: ${{ steps.probe-lint.outcome }}',
       '        run: |',
-      `          "$REAL_NODE" -e 'const e = process.env; console.log(JSON.stringify({ errors: e.OUTPUT_ERRORS, warnings: e.OUTPUT_WARNINGS, infos: e.OUTPUT_INFOS, sarif: e.OUTPUT_SARIF, outcome: e.OUTCOME }))' > "$OUT/outputs.json"`,
+      `          "$REAL_NODE" -e 'const e = process.env; console.log(JSON.stringify({ errors: e.OUTPUT_ERRORS, warnings: e.OUTPUT_WARNINGS, infos: e.OUTPUT_INFOS, sarif: e.OUTPUT_SARIF, html: e.OUTPUT_HTML, outcome: e.OUTCOME }))' > "$OUT/outputs.json"`,
       '          cp -R "$GITHUB_WORKSPACE/." "$OUT/workspace/"',
     ].join('\n');
     writeFileSync(join(repository, '.github/workflows/probes.yml'), `${workflow}\n`);
@@ -174,9 +179,9 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
     return directory;
   };
 
-  it('gives the annotations, the SARIF, the job summary and the counts of one run, each as the CLI gives them, and fails on errors', () => {
+  it('gives the annotations, the SARIF, the job summary, the HTML report and the counts of one run, each as the CLI gives them, and fails on errors', () => {
     const examples = source('examples');
-    const run = runAction(examples, { path: 'manifests', 'fail-on': 'error' });
+    const run = runAction(examples, { path: 'manifests', 'fail-on': 'error', html: 'probe-lint.html' });
     assert.equal(run.outputs.outcome, 'failure');
     const json = JSON.parse(cli(examples, ['manifests', '--format', 'json']).stdout);
     assert.deepEqual([run.outputs.errors, run.outputs.warnings, run.outputs.infos].map(Number), [
@@ -201,6 +206,12 @@ describe('the GitHub Action, run by act', { skip: unavailable }, () => {
     const markdown = cli(examples, ['manifests', '--format', 'markdown', '--fail-on', 'error'], github).stdout;
     assert.equal(run.summary, markdown.trim(), 'the summary is the markdown report, with links to the commit');
     assert.match(run.summary, /\| `probe-port-not-declared` \| 1 \| 0 \| 0 \|/);
+    assert.equal(run.outputs.html, 'probe-lint.html');
+    assert.deepEqual(
+      articleIds(readFileSync(join(run.workspace, 'probe-lint.html'), 'utf8')),
+      json.findings.map((finding: { fingerprint: string }) => finding.fingerprint),
+      'the HTML report holds every finding, by its fingerprint',
+    );
   });
 
   it('fails exactly at the level asked: on an info at info, not at warning; never with never', () => {
@@ -322,10 +333,16 @@ describe('the GitLab CI/CD component, run by gitlab-ci-local', { skip: unavailab
     return { code: run.status, output: run.stdout + run.stderr, project };
   }
 
-  it('writes the Code Quality and JUnit reports the CLI writes, and fails on errors', () => {
+  it('writes the Code Quality, JUnit and HTML reports the CLI writes, and fails on errors', () => {
     const run = runComponent('examples', { path: 'manifests', 'fail-on': 'error' });
     assert.equal(run.code, 1, run.output);
     assert.match(run.output, /FAIL +probe-lint/);
+    assert.deepEqual(
+      articleIds(readFileSync(join(run.project, 'probe-lint.html'), 'utf8')),
+      (JSON.parse(cli(run.project, ['manifests', '--format', 'json']).stdout) as { findings: { fingerprint: string }[] }).findings.map(
+        (finding) => finding.fingerprint,
+      ),
+    );
     assert.equal(readFileSync(join(run.project, 'gl-code-quality-report.json'), 'utf8'), cli(run.project, ['manifests', '--format', 'gitlab']).stdout);
     assert.equal(
       readFileSync(join(run.project, 'probe-lint-junit.xml'), 'utf8'),

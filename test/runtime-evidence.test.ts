@@ -16,6 +16,7 @@ import { emptyEvidence, EvidenceMap, evidenceKey } from '../src/engine/runtime-e
 import { container, deployment } from './admission.js';
 import { FakeApiServer, nodes } from './fake-apiserver.js';
 import { lintText, runCliAsync } from './helpers.js';
+import { assertRuntimeArticle, auditWithHtml } from './html-article.js';
 import { makeTestPki } from './tls.js';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -144,6 +145,13 @@ describe('audit with runtime evidence', () => {
     assert.equal(run.code, 0, run.stderr);
     return { findings: JSON.parse(run.stdout).findings as any[], stderr: run.stderr };
   };
+
+  it('gives the HTML report of an audit each runtime finding by its fingerprint, with what the cluster showed and its likely causes', async () => {
+    const { stdout, html } = await auditWithHtml(kubeconfig, '1h');
+    const web = (JSON.parse(stdout).findings as any[]).find((finding) => finding.rule === 'runtime-liveness-restarts' && finding.resource.name === 'web');
+    assertRuntimeArticle(html, web);
+    assert.match(html, /<section class="workload" id="w-[0-9a-f]+" data-worst="[a-z]+" data-name="Deployment\/shop\/web">/);
+  });
 
   it("sums a Deployment's Pods into one finding, first, with the Events' counts and the static finding as the likely cause", async () => {
     const { findings } = await audit('--since', '1h');

@@ -7,6 +7,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 args=(--format github --fail-on "$PROBE_LINT_FAIL_ON" --report "sarif=$PROBE_LINT_SARIF" --report "markdown=$work/summary.md" --report "json=$work/report.json")
 if [ -n "$PROBE_LINT_CONFIG" ]; then args+=(--config "$PROBE_LINT_CONFIG"); fi
+if [ -n "${PROBE_LINT_HTML:-}" ]; then args+=(--report "html=$PROBE_LINT_HTML"); fi
 # A pull request's own findings: those in the files it changes since its base (a shallow checkout
 # fetches the base commit alone). The base comes from the event, checked to be a commit id.
 case "${GITHUB_EVENT_NAME:-}" in
@@ -29,13 +30,14 @@ node "$GITHUB_ACTION_PATH/dist/src/cli/bin.js" "${args[@]}" -- "$PROBE_LINT_PATH
 # The summary and the outputs also when the step fails; a run that wrote no report (a usage error) has none.
 if [ -f "$work/summary.md" ]; then node "$GITHUB_ACTION_PATH/dist/scripts/action/summary.js" "$work/summary.md" >> "$GITHUB_STEP_SUMMARY"; fi
 if [ -f "$work/report.json" ]; then
-  # A value with a line break would forge another output: the SARIF path is written in the delimited form.
+  # A value with a line break would forge another output: the paths are written in the delimited form.
   node -e '
     const { randomBytes } = require("node:crypto");
     const { summary } = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
     const delimiter = `probe-lint-${randomBytes(16).toString("hex")}`;
     process.stdout.write(`errors=${summary.errors}\nwarnings=${summary.warnings}\ninfos=${summary.infos}\n`);
     process.stdout.write(`sarif<<${delimiter}\n${process.env.PROBE_LINT_SARIF}\n${delimiter}\n`);
+    if (process.env.PROBE_LINT_HTML) process.stdout.write(`html<<${delimiter}\n${process.env.PROBE_LINT_HTML}\n${delimiter}\n`);
   ' "$work/report.json" >> "$GITHUB_OUTPUT"
 fi
 exit "$status"

@@ -5,10 +5,11 @@ import type { Severity } from '../engine/rule.js';
 import type { LintOutcome } from '../lint/index.js';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { reportChunks } from '../report/formats.js';
+import { formatQuotesSource, reportChunks } from '../report/formats.js';
 import { visible } from '../report/visible.js';
 import { refuseReportLinks, writeFileAtomic } from '../source/atomic-write.js';
-import { treeRootOf } from '../source/read/tree-root.js';
+import { readManifestFile } from '../source/read/inputs.js';
+import { TreeBounds, treeRootOf } from '../source/read/tree-root.js';
 import { failingInputErrors, summarize, type BaselineReport, type ReportInput } from '../report/located.js';
 import type { FailOn, ReportArguments } from './arguments.js';
 import { useColor, type CommandIo } from './context.js';
@@ -36,6 +37,7 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
     enabledRules: context.enabledRules,
     failOn: args.failOn,
     sourceLink: githubSourceLink(io.env),
+    sourceText: [args.format, ...args.reports.map((report) => report.format)].some(formatQuotesSource) ? sourceTextIn(io.cwd) : undefined,
     suppressed: outcome.suppressed,
     inputErrors: outcome.inputErrors,
     summary: summarize(outcome.findings, outcome.counts),
@@ -73,6 +75,21 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
   }
   if (failingInputErrors(outcome.inputErrors).length > 0) return { code: 2, input };
   return { code: outcome.findings.some((finding) => failsOn(finding.severity, args.failOn)) ? 1 : 0, input };
+}
+
+/**
+ * The text of a file a finding is located in, for the formats that quote it: read again (the run let
+ * its objects go), only inside the tree of the working directory, as a manifest is read (a regular
+ * file, bounded, decoded); anything else is not quoted.
+ */
+function sourceTextIn(cwd: string): (file: string) => string | undefined {
+  const tree = new TreeBounds([treeRootOf(cwd)]);
+  return (file) => {
+    const path = resolve(cwd, file);
+    if (!tree.contains(path)) return undefined;
+    const read = readManifestFile(path);
+    return 'problem' in read ? undefined : read.text;
+  };
 }
 
 /**

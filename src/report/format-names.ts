@@ -19,6 +19,8 @@ interface ReportFormatDescriptor {
   readsObjects?: true;
   /** It gives each finding its fingerprint (finding-key.ts), which is read from the object. */
   fingerprints?: true;
+  /** It quotes the source lines around each finding (ReportInput.sourceText). */
+  quotesSource?: true;
   load: () => Promise<ReportFormatter>;
 }
 
@@ -35,6 +37,13 @@ const REPORT_FORMAT_DESCRIPTORS = {
   },
   gitlab: { description: 'gitlab (Code Quality)', fingerprints: true, load: async () => ({ text: (await import('./gitlab.js')).formatGitlab }) },
   markdown: { description: 'markdown (a job summary)', readsObjects: true, load: async () => ({ text: (await import('./markdown.js')).formatMarkdown }) },
+  html: {
+    description: 'html (one page, filters, timelines)',
+    readsObjects: true,
+    fingerprints: true,
+    quotesSource: true,
+    load: async () => ({ text: (await import('./html.js')).formatHtml }),
+  },
   openreports: {
     description: 'openreports (openreports.io Report objects)',
     listsObjects: true,

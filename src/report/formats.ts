@@ -20,6 +20,11 @@ export function formatFingerprints(format: Format): boolean {
   return reportFormat(format).fingerprints === true;
 }
 
+/** The formats that quote the source lines around each finding (the HTML report). */
+export function formatQuotesSource(format: Format): boolean {
+  return reportFormat(format).quotesSource === true;
+}
+
 export async function formatReport(format: Format, input: ReportInput): Promise<string> {
   return [...(await reportChunks(format, input))].join('');
 }

@@ -77,6 +77,8 @@ export interface ReportInput {
   enabledRules: string[];
   /** Findings at or above this fail the run (--fail-on). */
   failOn: Severity | 'never';
+  /** The text of a file findings are located in, as read for the run (the HTML report quotes its lines); undefined when it cannot be read. */
+  sourceText?: ((file: string) => string | undefined) | undefined;
   /** A link to a line of a file of the repository, where the CI says where it is (GitHub's job summary). */
   sourceLink?: ((file: string, line: number | undefined) => string | undefined) | undefined;
   suppressed: LocatedSuppressed[];

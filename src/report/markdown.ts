@@ -1,11 +1,9 @@
 // Markdown for a CI job's summary page ($GITHUB_STEP_SUMMARY): counts by rule and severity, then the
 // findings grouped by file, each linked to its line where the CI says where the repository is.
 import type { Severity } from '../engine/rule.js';
-import { findPodSites } from '../model/pod-site.js';
-import { describeResource } from '../model/resource.js';
-import { timelineOf } from '../model/timeline.js';
 import { renderedNote, scopeText, type LocatedFinding, type ReportInput } from './located.js';
 import { standaloneMessage } from './finding-text.js';
+import { timelinesOfFindings } from './finding-timelines.js';
 import { code, htmlText, tableCell as cell } from './markdown-text.js';
 import { containerTimelineMarkdown } from './timeline-markdown.js';
 
@@ -62,33 +60,16 @@ export function formatMarkdown(input: ReportInput): string {
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * For the file's findings whose rule promises when the kubelet acts, the container's timeline (once
- * per container), folded so that the summary stays short.
- */
+/** For the file's timing findings, each container's timeline once, folded so that the summary stays short. */
 function timelinesOf(findings: readonly LocatedFinding[], input: ReportInput): string[] {
-  const timingRules = new Set(input.rules.filter((rule) => rule.meta.timing).map((rule) => rule.meta.id));
-  const lines: string[] = [];
-  const shown = new Set<string>();
-  for (const finding of findings) {
-    if (!timingRules.has(finding.rule) || finding.container === undefined) continue;
-    const container = findPodSites(finding.resource)
-      .flatMap((site) => site.containers)
-      .find((candidate) => candidate.name === finding.container && finding.pointer.startsWith(candidate.pointer));
-    const key = `${describeResource(finding.identity)}\u0000${container?.pointer}`;
-    if (container === undefined || shown.has(key)) continue;
-    shown.add(key);
-    const timeline = { file: finding.file, resource: describeResource(finding.identity), container: container.name, windows: timelineOf(container) };
-    lines.push(
-      `<details><summary>When the kubelet acts on ${htmlText(`${timeline.resource}, container ${timeline.container}`)}</summary>`,
-      '',
-      ...containerTimelineMarkdown(timeline, 4),
-      '',
-      '</details>',
-      '',
-    );
-  }
-  return lines;
+  return timelinesOfFindings(findings, input.rules).flatMap((timeline) => [
+    `<details><summary>When the kubelet acts on ${htmlText(`${timeline.resource}, container ${timeline.container}`)}</summary>`,
+    '',
+    ...containerTimelineMarkdown(timeline, 4),
+    '',
+    '</details>',
+    '',
+  ]);
 }
 
 function count(value: number, word: string): string {

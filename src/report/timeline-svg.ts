@@ -45,7 +45,7 @@ export function axisOf(latest: number): { max: number; step: number } {
   return { max: Math.ceil(target / step) * step, step };
 }
 
-const STYLE = `
+export const TIMELINE_SVG_STYLE = `
 svg { --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --grid: #d1d9e0; --restart: #cf222e; --unready: #9a6700; --ready: #1a7f37; }
 @media (prefers-color-scheme: dark) {
   svg { --bg: #0d1117; --fg: #f0f6fc; --muted: #9198a1; --grid: #3d444d; --restart: #ff7b72; --unready: #d29922; --ready: #3fb950; }
@@ -62,7 +62,12 @@ text { fill: var(--fg); font-family: -apple-system, "Segoe UI", Helvetica, Arial
 .hangs { fill-opacity: 0.6; }
 `;
 
-export function formatTimelineSvg(timelines: readonly ContainerTimeline[]): string {
+/**
+ * `id` names the title and description (unique within a page that holds several pictures); with
+ * `style: false` the picture leaves its style to the page, which holds TIMELINE_SVG_STYLE once.
+ */
+export function formatTimelineSvg(timelines: readonly ContainerTimeline[], options: { id?: string; style?: boolean } = {}): string {
+  const id = options.id ?? 'probe-lint';
   const body: string[] = [];
   const summary: string[] = [];
   let y = 0;
@@ -134,10 +139,10 @@ export function formatTimelineSvg(timelines: readonly ContainerTimeline[]): stri
   const height = Math.max(y, 40);
   const description = summary.join(' ') || 'no containers found';
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="probe-lint-title probe-lint-desc">`,
-    '<title id="probe-lint-title">When the kubelet acts on the probes (probe-lint timeline)</title>',
-    `<desc id="probe-lint-desc">${xml(description)}</desc>`,
-    `<style>${STYLE}</style>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc">`,
+    `<title id="${id}-title">When the kubelet acts on the probes (probe-lint timeline)</title>`,
+    `<desc id="${id}-desc">${xml(description)}</desc>`,
+    ...(options.style === false ? [] : [`<style>${TIMELINE_SVG_STYLE}</style>`]),
     `<rect class="background" width="${WIDTH}" height="${height}"/>`,
     ...body,
     '</svg>',

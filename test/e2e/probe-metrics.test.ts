@@ -76,7 +76,7 @@ async function startPrometheus(): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
     const up = await fetch(`${url}/api/v1/query?query=up`)
-      .then((reply) => reply.json() as Promise<any>)
+      .then((reply) => reply.json())
       .catch(() => undefined);
     if (up?.data?.result?.[0]?.value?.[1] === '1') return url;
     if (attempt > 300 || prometheus.exitCode !== null) throw new Error(`Prometheus does not scrape the kubelet: ${JSON.stringify(up?.data)}\n${log}`);

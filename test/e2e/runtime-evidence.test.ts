@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { runCliAsync } from '../helpers.js';
+import { assertRuntimeArticle, auditWithHtml } from '../html-article.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { installChartWithoutWebhooks, installReportCrds, renderChart, serviceAccountKubeconfig } from './install.js';
 import { appDeployment, appPodSpec, nodeLeftovers, nodeUnavailable, setHealth, startNode, type Node } from './node.js';
@@ -90,7 +91,7 @@ describe('audit reads what the kubelet did', { skip: unavailable }, () => {
 
     const events = await eventsOf('slow');
     const kubeconfig = await serviceAccountKubeconfig(cluster);
-    const audit = await runCliAsync(['audit', '-A', '--kubeconfig', kubeconfig, '--format', 'json', '--fail-on', 'never', '--since', '30m']);
+    const { html, ...audit } = await auditWithHtml(kubeconfig, '30m');
     assert.equal(audit.code, 0, audit.stderr);
     assert.equal(audit.stderr, '');
     assert.deepEqual(await eventsOf('slow'), events, 'no event changed while audit ran');
@@ -118,6 +119,10 @@ describe('audit reads what the kubelet did', { skip: unavailable }, () => {
     );
     assert.match(finding.message, /The likely cause, found on this container's spec: liveness-mirrors-readiness/);
     assert.match(finding.message, /context deadline exceeded/, 'the last failure is quoted');
+
+    // The HTML report of the same run: the finding by its fingerprint, with what the cluster showed and its causes.
+    const article = assertRuntimeArticle(html, finding);
+    assert.match(article, /liveness-mirrors-readiness<\/a>/);
 
     // What a user reads: the same, first in the text report.
     const text = await runCliAsync(['audit', '-A', '--kubeconfig', kubeconfig, '--fail-on', 'never', '--since', '30m', '--min-severity', 'warning']);
