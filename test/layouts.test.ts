@@ -3,12 +3,12 @@
 // the input problems and notices, and the exit code.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { discover } from '../src/source/read/discover.js';
-import { ROOT, runCli, type JsonFinding } from './helpers.js';
+import { podYaml, ROOT, runCli, type JsonFinding } from './helpers.js';
 import { helmBinary, kubectlBinary } from './tools.js';
 
 const LAYOUTS = join(ROOT, 'test/fixtures/layouts');
@@ -271,6 +271,54 @@ describe('repository layouts', () => {
       text,
       /^shop\/charts\/db-0\.3\.0\.tgz: error \[readiness-termination-grace-period\] .*\(db\/templates\/statefulset\.yaml in the archive; helm template shop, line \d+:\d+\)$/m,
     );
+  });
+
+  it('a file:// dependency committed as a link in charts/ (a library chart shared by its charts) renders, and the other inputs are linted too', () => {
+    const work = mkdtempSync(join(tmpdir(), 'probe-lint-linked-dependency-'));
+    execFileSync('git', ['init', '-q'], { cwd: work });
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(work, path)), { recursive: true });
+      writeFileSync(join(work, path), text);
+    };
+    write('charts/library/Chart.yaml', 'apiVersion: v2\nname: library\nversion: 0.1.0\ntype: library\n');
+    write('charts/library/templates/_names.tpl', '{{- define "library.name" -}}{{ .Release.Name }}-web{{- end -}}\n');
+    write(
+      'charts/app/Chart.yaml',
+      'apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n  - name: library\n    version: 0.1.0\n    repository: file://../library\n',
+    );
+    write(
+      'charts/app/templates/deployment.yaml',
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: {name: {{ include "library.name" . }}}',
+        'spec:',
+        '  selector: {matchLabels: {app: web}}',
+        '  template:',
+        '    metadata: {labels: {app: web}}',
+        '    spec:',
+        '      containers:',
+        '        - name: web',
+        '          image: web:1',
+        '          readinessProbe: {httpGet: {path: /ready, port: 8080}, terminationGracePeriodSeconds: 5}',
+        '',
+      ].join('\n'),
+    );
+    mkdirSync(join(work, 'charts/app/charts'));
+    // As the repository commits it: helm dependency update would have copied the chart, a link shares it.
+    symlinkSync('../../library', join(work, 'charts/app/charts/library'));
+    write('plain.yaml', podYaml('readinessProbe: {httpGet: {path: /ready, port: 8080}, terminationGracePeriodSeconds: 5}'));
+    const result = lintLayout('.', work);
+    assert.deepEqual(result.inputErrors, []);
+    assert.equal(result.code, 1);
+    assert.deepEqual(
+      result.findings.filter((finding) => finding.includes('readiness-termination-grace-period')),
+      [
+        'charts/app/templates/deployment.yaml:12:11 error readiness-termination-grace-period web',
+        'plain.yaml:10:61 error readiness-termination-grace-period c',
+      ],
+    );
+    rmSync(work, { recursive: true, force: true });
   });
 });
 

@@ -22,6 +22,8 @@ import { formatMessage } from '../src/engine/rule.js';
 import { RunFacts, selectingService } from '../src/engine/run-facts.js';
 import { countText, quotedFromCluster } from '../src/model/describe.js';
 import { windowText } from '../src/model/timing.js';
+import { ellipsize, textWidth, wrapText } from '../src/report/svg-text-fit.js';
+import { growthRatio, linearBound } from './linear-growth.js';
 import type { EffectiveProbe } from '../src/model/effective-probe.js';
 import { matchesGlob } from '../src/engine/glob.js';
 import { readRuleDocs, ruleDocsPath, ruleDocsUrl } from '../src/engine/rule-docs.js';
@@ -678,6 +680,40 @@ describe('line and column of an offset', () => {
         assert.deepEqual(new LineIndex(text).positionOf(offset), naive(text, offset));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('text fitted to its room in an SVG', () => {
+  it('wraps at spaces, cuts a word longer than a line, and ends a note past its last line with an ellipsis', () => {
+    const width = textWidth('x'.repeat(20), 12);
+    assert.deepEqual(wrapText('aaaa bbbb cccc dddd eeee', width, 12), ['aaaa bbbb cccc dddd', 'eeee']);
+    assert.deepEqual(wrapText('x'.repeat(45), width, 12), ['x'.repeat(20), 'x'.repeat(20), 'x'.repeat(5)]);
+    const lines = wrapText(Array.from({ length: 40 }, () => 'word').join(' '), width, 12, 3);
+    assert.equal(lines.length, 3);
+    assert.ok(lines[2]!.endsWith('…') && lines.every((line) => textWidth(line, 12) <= width), JSON.stringify(lines));
+  });
+
+  it('shortens a name from its end and a path from its start, within the width', () => {
+    const width = textWidth('x'.repeat(10), 12);
+    assert.equal(ellipsize('short', width, 12), 'short');
+    const name = ellipsize('Deployment/shop/storefront', width, 12);
+    assert.ok(name.startsWith('Deploy') && name.endsWith('…') && textWidth(name, 12) <= width, name);
+    const path = ellipsize('deploy/overlays/production/web.yaml', width, 12, { keep: 'end' });
+    assert.ok(path.startsWith('…') && path.endsWith('web.yaml') && textWidth(path, 12) <= width, path);
+    assert.ok(textWidth('名前', 12) > textWidth('ab', 12), 'wide characters count more');
+  });
+
+  it('takes time linear in the text, however long a name or a note', () => {
+    const width = textWidth('x'.repeat(80), 12);
+    const text = (size: number) => Array.from({ length: size }, (_, index) => (index % 7 === 0 ? 'x'.repeat(400) : 'word')).join(' ');
+    assert.ok(growthRatio(text, (input) => wrapText(input, width, 12), 2_000) < linearBound());
+    assert.ok(
+      growthRatio(
+        (size) => 'n'.repeat(size * 50),
+        (input) => ellipsize(input, width, 14, { bold: true }),
+        2_000,
+      ) < linearBound(),
     );
   });
 });

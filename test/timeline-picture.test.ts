@@ -2,14 +2,15 @@
 // drawn by Mermaid, as GitHub does) rendered by headless Chromium, and checked for what they show —
 // every window's bar where its written numbers put it on the axis Chromium drew, in light and dark.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { Marked } from 'marked';
 import { chromiumBinary, renderedDom, screenshot, type Picture } from './browser.js';
-import { ROOT, runCli } from './helpers.js';
+import { launchBrowser, openPage } from './browser-page.js';
+import { podYaml, ROOT, runCli } from './helpers.js';
 
 const EXAMPLE = join(ROOT, 'examples/payments.yaml');
 const MERMAID = join(ROOT, 'tools/node_modules/mermaid/dist/mermaid.min.js');
@@ -180,6 +181,63 @@ describe('the timeline picture', () => {
       chart.split('\n').find((line) => line.startsWith('  title'))!,
       /[:;#<]/,
     );
+  });
+
+  it('keeps every text inside the picture and clear of every other, wrapping long notes and shortening long names with the whole as a tooltip', async () => {
+    // The project's own example (its notes ran past the right edge), and names at the API's limits in a deep path.
+    const directory = mkdtempSync(join(tmpdir(), 'probe-lint-fitted-'));
+    const deep = join(directory, 'a-rather-long-directory-name-for-manifests', 'another-level-of-directories-below-it', 'and-one-more');
+    mkdirSync(deep, { recursive: true });
+    const long = join(deep, 'a-manifest-file-with-a-long-name-of-its-own.yaml');
+    writeFileSync(
+      long,
+      podYaml(
+        'livenessProbe: {httpGet: {path: /livez, port: 8080}}\nreadinessProbe: {httpGet: {path: /ready, port: 8080}, terminationGracePeriodSeconds: 5}\nstartupProbe: {httpGet: {path: /livez, port: 8080}}',
+      )
+        .replace('name: p\n', `name: ${'n'.repeat(253)}\n  namespace: ${'s'.repeat(63)}\n`)
+        .replace('- name: c\n', `- name: ${'c'.repeat(63)}\n`),
+    );
+    const browser = await launchBrowser();
+    try {
+      for (const input of [join(ROOT, 'examples/shop.yaml'), long]) {
+        const run = runCli(['timeline', input, '--format', 'svg']);
+        assert.equal(run.code, 0, run.stderr);
+        const file = join(directory, 'fitted.svg');
+        writeFileSync(file, run.stdout);
+        const { page } = await openPage(browser, file);
+        const { width, boxes } = await page.evaluate(() => ({
+          width: document.querySelector('svg')!.viewBox.baseVal.width,
+          boxes: [...document.querySelectorAll('text')].map((text) => {
+            const box = text.getBBox();
+            return {
+              text: text.textContent ?? '',
+              left: box.x,
+              right: box.x + box.width,
+              top: box.y,
+              bottom: box.y + box.height,
+              tooltip: text.querySelector('title')?.textContent,
+            };
+          }),
+        }));
+        await page.close();
+        for (const box of boxes) assert.ok(box.left >= 0 && box.right <= width, `"${box.text}" spans ${box.left}-${box.right} of ${width} px`);
+        for (const [index, a] of boxes.entries())
+          for (const b of boxes.slice(index + 1)) {
+            const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+            assert.ok(!overlap, `"${a.text}" and "${b.text}" overlap`);
+          }
+        if (input === long) {
+          const title = boxes.find((box) => box.tooltip?.startsWith(`Pod/${'s'.repeat(63)}/`));
+          assert.ok(title, 'the heading is shortened, its whole text its tooltip');
+          assert.ok(title.tooltip!.endsWith(`container "${'c'.repeat(63)}"`));
+          const path = boxes.find((box) => box.tooltip?.endsWith('a-manifest-file-with-a-long-name-of-its-own.yaml') && box.text.startsWith('…'));
+          assert.ok(path, 'the file is shortened from its start, its end kept');
+        }
+      }
+    } finally {
+      await browser.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('is the picture the README shows (docs/timeline.svg, written by npm run generate)', () => {

@@ -7,6 +7,7 @@ import type { TimelineWindow } from '../model/timeline.js';
 import { windowText } from '../model/timing.js';
 import type { ContainerTimeline } from './timeline.js';
 import { INVALID_PROBE, STARTUP_GATES, TIMELINE_FROM } from './timeline-words.js';
+import { ellipsize, textWidth, wrapText } from './svg-text-fit.js';
 import { visible } from './visible.js';
 import { xmlAttribute } from './xml.js';
 
@@ -14,6 +15,7 @@ const WIDTH = 860;
 const PLOT_LEFT = 340;
 const PLOT_RIGHT = WIDTH - 90; // room for the last bar's numbers
 const ROW = 24;
+const NOTE_LINE = 16;
 const BAR = 14;
 const PROBES: readonly TimelineWindow['probe'][] = ['startupProbe', 'livenessProbe', 'readinessProbe'];
 // Short enough for the label column; the full sentence is each bar's tooltip and the description.
@@ -74,13 +76,15 @@ export function formatTimelineSvg(timelines: readonly ContainerTimeline[], optio
   for (const timeline of timelines) {
     const heading = `${timeline.resource}, container "${timeline.container}"`;
     y += 28;
-    body.push(`<text class="title" x="16" y="${y}">${xml(heading)}</text>`);
-    if (timeline.file !== undefined) body.push(`<text class="muted" x="${WIDTH - 16}" y="${y}" text-anchor="end">${xml(timeline.file)}</text>`);
+    // The file takes at most half the row (its end kept), the heading the rest; each shortened keeps its whole text as a tooltip.
+    const file = timeline.file === undefined ? undefined : ellipsized(visible(timeline.file), (WIDTH - 32) / 2, 12, { keep: 'end' });
+    const headingRoom = WIDTH - 32 - (file === undefined ? 0 : textWidth(file.shown, 12) + 24);
+    body.push(`<text class="title" x="16" y="${y}">${fitted(ellipsized(visible(heading), headingRoom, 14, { bold: true }))}</text>`);
+    if (file !== undefined) body.push(`<text class="muted" x="${WIDTH - 16}" y="${y}" text-anchor="end">${fitted(file)}</text>`);
     summary.push(`${heading}:`);
     for (const probe of timeline.invalid ?? []) {
-      y += 22;
       const sentence = `${probe.probe} ${INVALID_PROBE}: ${probe.reason} (${probe.rule})`;
-      body.push(`<text class="muted" x="16" y="${y}">${xml(sentence)}</text>`);
+      y = note(body, 16, y + 22, sentence);
       summary.push(`${sentence}.`);
     }
     if (timeline.windows.length === 0 && (timeline.invalid ?? []).length > 0) {
@@ -88,8 +92,7 @@ export function formatTimelineSvg(timelines: readonly ContainerTimeline[], optio
       continue;
     }
     if (timeline.windows.length === 0) {
-      y += 22;
-      body.push(`<text class="muted" x="16" y="${y}">no probes: never restarted for hanging, ready as soon as it starts</text>`);
+      y = note(body, 16, y + 22, 'no probes: never restarted for hanging, ready as soon as it starts');
       summary.push('no probes.');
       y += 12;
       continue;
@@ -121,8 +124,7 @@ export function formatTimelineSvg(timelines: readonly ContainerTimeline[], optio
       }
     }
     if (timeline.windows.some((window) => window.probe === 'startupProbe')) {
-      y += ROW;
-      rows.push(`<text class="muted" x="28" y="${y + 4}">${STARTUP_GATES}</text>`);
+      y = note(rows, 28, y + ROW + 4, STARTUP_GATES) - 4;
     }
     const bottom = y + ROW / 2;
     const ticks: string[] = [];
@@ -155,6 +157,22 @@ function round(value: number): number {
 }
 
 /** Text for an XML element or attribute: control characters made visible, then encoded by the one XML encoder. */
+/** A muted note from `x` on line `y`, wrapped to the picture's width; the y of its last line. */
+function note(into: string[], x: number, y: number, text: string): number {
+  const lines = wrapText(visible(text), WIDTH - 16 - x, 12);
+  lines.forEach((line, index) => into.push(`<text class="muted" x="${x}" y="${y + index * NOTE_LINE}">${xmlAttribute(line)}</text>`));
+  return y + (lines.length - 1) * NOTE_LINE;
+}
+
+function ellipsized(text: string, width: number, size: number, options: { bold?: boolean; keep?: 'start' | 'end' }): { shown: string; whole: string } {
+  return { shown: ellipsize(text, width, size, options), whole: text };
+}
+
+/** Text already made visible, with its whole text as a tooltip when it was shortened. */
+function fitted({ shown, whole }: { shown: string; whole: string }): string {
+  return shown === whole ? xmlAttribute(shown) : `${xmlAttribute(shown)}<title>${xmlAttribute(whole)}</title>`;
+}
+
 function xml(text: string): string {
   return xmlAttribute(visible(text));
 }

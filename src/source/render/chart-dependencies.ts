@@ -72,7 +72,8 @@ export function localDependency(chart: string, dependency: ChartDependency, guar
 export function missingDependencies(directory: string, dependencies: readonly ChartDependency[]): ChartDependency[] {
   const present = new Set<string>();
   for (const entry of listDirectory(join(directory, 'charts'))) {
-    if (entry.isDirectory() && existsSync(join(directory, 'charts', entry.name, 'Chart.yaml'))) present.add(entry.name);
+    // A link to a chart counts as the chart (a library shared by a repository's charts, committed as charts/lib -> ../lib).
+    if ((entry.isDirectory() || entry.isSymbolicLink()) && existsSync(join(directory, 'charts', entry.name, 'Chart.yaml'))) present.add(entry.name);
     const archive = /^(.+?)-\d[^/]*\.tgz$/.exec(entry.name);
     if (!entry.isDirectory() && archive) present.add(archive[1]!);
   }
@@ -104,7 +105,11 @@ export function vendoredCopy(directory: string, absent: readonly ChartDependency
     if (parsed.dependencies.length === 0) delete parsed.dependencies;
     writeFileAtomic(file, Buffer.from(jsYaml.dump(parsed)));
   }
-  for (const [name, path] of local) cpSync(path, join(copy, 'charts', name), { recursive: true, dereference: true });
+  for (const [name, path] of local) {
+    // Whatever the chart's own charts/ held under that name (a link, a stale copy) gives way to the dependency.
+    rmSync(join(copy, 'charts', name), { recursive: true, force: true });
+    cpSync(path, join(copy, 'charts', name), { recursive: true, dereference: true });
+  }
   for (const lock of ['Chart.lock', 'requirements.lock']) rmSync(join(copy, lock), { force: true });
   return copy;
 }
