@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RULES } from '../rules/index.js';
-import { parseWindow } from '../src/cluster/runtime-evidence.js';
+import { addEvent, Owners, parseWindow } from '../src/cluster/runtime-evidence.js';
 import type { Finding } from '../src/engine/finding.js';
 import { linkRuntimeFindings, runtimeFirst } from '../src/engine/runtime-causes.js';
-import { emptyEvidence, EvidenceMap, evidenceKey } from '../src/engine/runtime-evidence.js';
+import { emptyEvidence, EvidenceMap, evidenceKey, findingEvidence } from '../src/engine/runtime-evidence.js';
 import { container, deployment } from './admission.js';
 import { FakeApiServer, nodes } from './fake-apiserver.js';
 import { lintText, runCliAsync } from './helpers.js';
@@ -351,5 +351,75 @@ describe('evidence, filed by container', () => {
 describe('runtime rules', () => {
   it('are exactly the rules that read runtime evidence', () => {
     for (const { meta } of RULES) assert.equal(meta.readsEvidence === true, meta.id.startsWith('runtime-'), meta.id);
+  });
+});
+
+describe('probe failure Events in every shape a kubelet writes them', () => {
+  const pod = { namespace: 'shop', name: 'web', owner: undefined, templateHash: undefined, nodeName: undefined, restarts: [] };
+  const owners = new Owners([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop' } }], [], [pod]);
+  const event = (reason: string, note: string, count = 1) => ({
+    reason,
+    note,
+    regarding: { kind: 'Pod', namespace: 'shop', name: 'web', fieldPath: 'spec.containers{app}' },
+    series: { count, lastObservedTime: new Date().toISOString() },
+  });
+  const read = (...events: ReturnType<typeof event>[]) => {
+    const evidence = new EvidenceMap('1h');
+    for (const recorded of events) assert.ok(addEvent(evidence, owners, recorded, 0), recorded.note);
+    return evidence.forContainer({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop', name: 'web' }, 'app')!;
+  };
+
+  it('1.37 and before: every failure an Unhealthy event alike, none said to be ignored', () => {
+    const evidence = read(event('Unhealthy', 'Readiness probe failed: HTTP probe failed with statuscode: 503', 7));
+    assert.deepEqual([evidence.unhealthy.readinessProbe, evidence.ignored.readinessProbe], [7, 0]);
+    assert.equal(evidence.lastFailure.readinessProbe, 'Readiness probe failed: HTTP probe failed with statuscode: 503');
+    assert.equal(findingEvidence(evidence).ignored, undefined, 'the JSON says nothing of what no kubelet said');
+  });
+
+  it('a count in the note (kubernetes/kubernetes#140417): "(1/3, will be ignored)" ignored, "(3/3)" not, and the quoted failure without it', () => {
+    const evidence = read(
+      event('Unhealthy', 'Readiness probe failed (1/3, will be ignored): HTTP probe failed with statuscode: 503', 4),
+      event('Unhealthy', 'Readiness probe failed (2/3, will be ignored): HTTP probe failed with statuscode: 503', 4),
+      event('Unhealthy', 'Readiness probe failed (3/3): HTTP probe failed with statuscode: 503', 4),
+    );
+    assert.deepEqual([evidence.unhealthy.readinessProbe, evidence.ignored.readinessProbe], [12, 8]);
+    assert.equal(evidence.lastFailure.readinessProbe, 'Readiness probe failed: HTTP probe failed with statuscode: 503');
+    assert.deepEqual(findingEvidence(evidence).ignored, { livenessProbe: 0, readinessProbe: 8, startupProbe: 0 });
+  });
+
+  it('a reason of its own (kubernetes/kubernetes#141531): ProbeFailureIgnored counted as a failure the kubelet ignored, Unhealthy as one that reached the threshold', () => {
+    const evidence = read(
+      event('ProbeFailureIgnored', 'Liveness probe failed: Get "http://10.0.0.7:8080/livez": context deadline exceeded', 2),
+      event('Unhealthy', 'Liveness probe failed: Get "http://10.0.0.7:8080/livez": context deadline exceeded'),
+    );
+    assert.deepEqual([evidence.unhealthy.livenessProbe, evidence.ignored.livenessProbe], [3, 2]);
+    assert.equal(evidence.livenessKills, 0, 'a failure is never a kill: only Killing events are');
+  });
+
+  it('reports no readiness failures when every one was ignored, and says how many were where some were not', () => {
+    const manifest = [
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata: {name: web, namespace: shop}',
+      'spec:',
+      '  containers:',
+      '    - name: app',
+      '      image: example/app:1',
+      '      readinessProbe: {httpGet: {path: /ready, port: 8080}}',
+      '',
+    ].join('\n');
+    const lintWith = (...events: ReturnType<typeof event>[]) => {
+      const evidence = new EvidenceMap('1h');
+      for (const recorded of events) addEvent(evidence, owners, recorded, 0);
+      // How many Pods is counted apart from the events (PodsSeen): one here.
+      evidence.entry({ kind: 'Pod', namespace: 'shop', name: 'web' }, 'app').pods = 1;
+      return lintText(manifest, { evidence }).findings.filter((finding) => finding.rule === 'runtime-readiness-failures');
+    };
+    assert.deepEqual(lintWith(event('Unhealthy', 'Readiness probe failed (1/3, will be ignored): refused', 9)), []);
+    const [finding] = lintWith(
+      event('Unhealthy', 'Readiness probe failed (1/3, will be ignored): refused', 9),
+      event('Unhealthy', 'Readiness probe failed (3/3): refused', 3),
+    );
+    assert.match(finding!.message, /failed 12 times in the last 1h, across 1 Pod \(9 of them below its failureThreshold, which the kubelet ignored\)/);
   });
 });

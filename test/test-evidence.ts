@@ -35,6 +35,7 @@ export function evidenceOf(text: string): EvidenceMap | undefined {
     Object.assign(entry, {
       ...given,
       unhealthy: { ...entry.unhealthy, ...given.unhealthy },
+      ignored: { ...entry.ignored, ...given.ignored },
       lastFailure: { ...given.lastFailure },
       lastLivenessKill,
       probeMetrics,

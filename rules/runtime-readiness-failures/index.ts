@@ -14,7 +14,7 @@ export default defineRule({
       failures: {
         short: 'readiness of container {container} failed {failures} in the last {window} across {pods}',
         long:
-          'the readinessProbe of container {container} failed {failures} in the last {window}, across {pods}{last}: every failureThreshold failures in a row take a Pod ' +
+          'the readinessProbe of container {container} failed {failures} in the last {window}, across {pods}{ignored}{last}: every failureThreshold failures in a row take a Pod ' +
           'out of its Services until it answers again (the kubelet also checks once more whenever a Pod turns not ready, so the count runs a little above the thresholds). ' +
           'If the app was shedding load, readiness did its job; if not, find why the check fails.',
       },
@@ -28,6 +28,9 @@ export default defineRule({
     // the app starts is readiness doing its job (measured on the node: one, before the app listened).
     const readiness = probe('readiness');
     if (evidence.unhealthy.readinessProbe < (readiness?.failureThreshold ?? 1)) return;
+    // A kubelet that says which failures it ignored (below the threshold) tells whether any took a Pod out.
+    const ignored = evidence.ignored.readinessProbe;
+    if (ignored > 0 && ignored >= evidence.unhealthy.readinessProbe) return;
     const last = evidence.lastFailure.readinessProbe;
     report({
       messageId: 'failures',
@@ -37,6 +40,7 @@ export default defineRule({
         // Evidence always comes with its window (EvidenceMap has one).
         window: evidenceWindow!,
         pods: counted(evidence.pods, 'Pod'),
+        ignored: ignored === 0 ? '' : ` (${ignored} of them below its failureThreshold, which the kubelet ignored)`,
         last: last === undefined ? '' : ` (the last failure: ${quotedFromCluster(last)})`,
       },
       pointer: readiness?.pointer ?? container.pointer,

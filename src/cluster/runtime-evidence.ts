@@ -1,6 +1,7 @@
 // Runtime evidence for `probe-lint audit`: what the kubelet did with each container's probes, read
 // from the Pods' statuses (restartCount) and the Events of the window (events.k8s.io/v1, paged):
-// `Unhealthy` per probe, `Killing` for a failed liveness or startup probe, `BackOff`. Each is
+// `Unhealthy` per probe (and `ProbeFailureIgnored`, a later kubelet's failures below the threshold),
+// `Killing` for a failed liveness or startup probe, `BackOff`. Each is
 // attributed to the workload that owns the Pod — a Deployment's evidence is one entry, not one per
 // Pod — so the engine's rules can read it beside the workload's spec. Only counts and the latest
 // failure message per probe are kept: memory follows workloads, not Pods or Events.
@@ -131,6 +132,23 @@ function containerOf(fieldPath: string | undefined): string | undefined {
   return /^spec\.(?:initContainers|containers|ephemeralContainers)\{([^}]+)\}$/.exec(fieldPath ?? '')?.[1];
 }
 
+/**
+ * A probe failure's note in each shape a kubelet writes it: "Liveness probe failed: …" (1.37 and
+ * before, every failure alike), and "Liveness probe failed (1/3, will be ignored): …" or
+ * "(3/3): …" (kubernetes/kubernetes#140417): the probe, whether the kubelet said it ignored this
+ * one, and the note without the count (what the message quotes).
+ */
+function probeFailure(note: string): { probe: ProbeField; ignored: boolean; note: string } | undefined {
+  const word = note.split(' ', 1)[0] ?? '';
+  // Own keys only: a note may begin with "constructor".
+  const probe = Object.hasOwn(PROBE_OF_WORD, word) ? PROBE_OF_WORD[word] : undefined;
+  if (probe === undefined) return undefined;
+  const counted = /^(\S+ probe \S+) \((\d+)\/(\d+)(, will be ignored)?\)/.exec(note);
+  if (counted === null) return { probe, ignored: false, note };
+  const ignored = counted[4] !== undefined || Number(counted[2]) < Number(counted[3]);
+  return { probe, ignored, note: `${counted[1]}${note.slice(counted[0].length)}` };
+}
+
 /** Where a counted event belongs: the workload, its container, and the Pod the event named. */
 interface Attribution {
   workload: WorkloadRef;
@@ -142,7 +160,7 @@ interface Attribution {
 /** Adds one event to the evidence; undefined when it is not about a probe of an audited workload's container. */
 export function addEvent(evidence: EvidenceMap, owners: Owners, event: KubeEvent, sinceMs: number): Attribution | undefined {
   const reason = event.reason;
-  if (reason !== 'Unhealthy' && reason !== 'Killing' && reason !== 'BackOff') return undefined;
+  if (reason !== 'Unhealthy' && reason !== 'ProbeFailureIgnored' && reason !== 'Killing' && reason !== 'BackOff') return undefined;
   if (event.regarding?.kind !== 'Pod' || !(lastSeen(event) >= sinceMs)) return undefined;
   const container = containerOf(event.regarding.fieldPath);
   const namespace = event.regarding.namespace ?? event.metadata?.namespace ?? '';
@@ -153,14 +171,13 @@ export function addEvent(evidence: EvidenceMap, owners: Owners, event: KubeEvent
   // combines them: the count is then the combined event's, the message its latest one's.
   const note = (typeof event.note === 'string' ? event.note : '').replace(/^\(combined from similar events\): /, '');
   const count = occurrences(event);
-  if (reason === 'Unhealthy') {
-    const word = note.split(' ', 1)[0] ?? '';
-    // Own keys only: a note may begin with "constructor".
-    const probe = Object.hasOwn(PROBE_OF_WORD, word) ? PROBE_OF_WORD[word] : undefined;
-    if (probe === undefined) return undefined;
+  if (reason === 'Unhealthy' || reason === 'ProbeFailureIgnored') {
+    const failure = probeFailure(note);
+    if (failure === undefined) return undefined;
     const entry = evidence.entry(workload, container);
-    entry.unhealthy[probe] += count;
-    entry.lastFailure[probe] = note;
+    entry.unhealthy[failure.probe] += count;
+    if (reason === 'ProbeFailureIgnored' || failure.ignored) entry.ignored[failure.probe] += count;
+    entry.lastFailure[failure.probe] = failure.note;
     return { workload, container, namespace, pod };
   }
   // Killing is also "Stopping container app" (a deletion): only a failed probe counts.

@@ -14,8 +14,14 @@ export interface ContainerEvidence {
   livenessKills: number;
   /** Killing events "failed startup probe, will be restarted" in the window. */
   startupKills: number;
-  /** Unhealthy events per probe in the window (failed and errored checks), with their counts. */
+  /** Unhealthy events per probe in the window (failed and errored checks), with their counts; the ignored ones below included. */
   unhealthy: Record<ProbeField, number>;
+  /**
+   * Of those, the failures the kubelet said it ignored, below the probe's failureThreshold: a
+   * `ProbeFailureIgnored` event, or a note "(1/3, will be ignored)" (kubelets after 1.37). A kubelet
+   * that says neither (1.37 and before) reports every failure alike: 0 here says nothing then.
+   */
+  ignored: Record<ProbeField, number>;
   /** BackOff events (the kubelet holding a restart back: CrashLoopBackOff) in the window. */
   backOff: number;
   /** The latest Unhealthy message per probe, e.g. `Get "http://…": context deadline exceeded`. */
@@ -126,8 +132,8 @@ export function probeMetricEvidence(measurement: ProbeMeasurement): ProbeMetricE
 /** Pods whose last liveness kill is kept per container: enough to tell replicas killed together, bounded whatever the workload's size. */
 export const MAX_KILLED_PODS = 1000;
 
-/** What a runtime finding from Events and Pod statuses carries in --format json. */
-export type EventEvidence = Omit<ContainerEvidence, 'lastFailure' | 'lastLivenessKill' | 'probeMetrics'>;
+/** What a runtime finding from Events and Pod statuses carries in --format json: `ignored` only where a kubelet said so. */
+export type EventEvidence = Omit<ContainerEvidence, 'lastFailure' | 'lastLivenessKill' | 'probeMetrics' | 'ignored'> & { ignored?: Record<ProbeField, number> };
 
 /** What a runtime finding carries in --format json. */
 export type FindingEvidence = EventEvidence | ProbeMetricEvidence;
@@ -145,6 +151,7 @@ export function emptyEvidence(): ContainerEvidence {
     livenessKills: 0,
     startupKills: 0,
     unhealthy: { livenessProbe: 0, readinessProbe: 0, startupProbe: 0 },
+    ignored: { livenessProbe: 0, readinessProbe: 0, startupProbe: 0 },
     backOff: 0,
     lastFailure: {},
     lastLivenessKill: new Map(),
@@ -208,8 +215,9 @@ export class EvidenceMap implements RuntimeEvidence {
 
 /** The evidence a runtime finding carries (everything but the quoted messages). */
 export function findingEvidence(evidence: ContainerEvidence): EventEvidence {
-  const { lastFailure: _lastFailure, lastLivenessKill: _lastLivenessKill, probeMetrics: _probeMetrics, ...counts } = evidence;
-  return { ...counts, unhealthy: { ...counts.unhealthy } };
+  const { lastFailure: _lastFailure, lastLivenessKill: _lastLivenessKill, probeMetrics: _probeMetrics, ignored, ...counts } = evidence;
+  const saidIgnored = Object.values(ignored).some((count) => count > 0);
+  return { ...counts, unhealthy: { ...counts.unhealthy }, ...(saidIgnored ? { ignored: { ...ignored } } : {}) };
 }
 
 /** Rules that read runtime evidence have no CEL form: the evidence lives in the cluster, not in the object. */
