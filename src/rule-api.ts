@@ -56,6 +56,16 @@ export {
   type Word,
 } from './model/exec-command.js';
 export { WorkBudget, WorkBudgetExceeded } from './model/work-budget.js';
+export { isRemote, remoteHost, type RemoteHost } from './model/exec-hosts.js';
+export {
+  aggregateEndpoint,
+  barePath,
+  DEFAULT_ENDPOINTS,
+  type AggregateEndpoint,
+  type DefaultEndpoint,
+  type Framework,
+  type HealthEndpoint,
+} from './model/health-endpoints.js';
 export { actWindow, intervalSeconds, secondsToAct, secondsToActText, windowText, type FailureMode } from './model/timing.js';
 export { isTemplateParameter, isValidHeaderName, isValidPortName, isValidPortNumber } from './model/validation.js';
 export { bind, celString, eachProbe, effective, greatest, intOption, productText, resolvedPort, ruleOption } from './engine/cel.js';

@@ -1,13 +1,16 @@
 import {
   actWindow,
+  aggregateEndpoint,
   bind,
   celString,
+  DEFAULT_ENDPOINTS,
   defineRule,
   execCommand,
   findingEvidence,
   joinPointer,
   podsKilledTogether,
   PROBED_CONTAINERS,
+  remoteHost,
   windowText,
   writtenEnv,
   type CelMessages,
@@ -15,8 +18,6 @@ import {
   type EffectiveProbe,
   type PodSite,
 } from '../../src/rule-api.js';
-import { aggregateEndpoint, DEFAULT_ENDPOINTS } from './endpoints.js';
-import { remoteHost } from './exec-hosts.js';
 
 /** What follows a dependency down, by the probe that checks it. */
 const CONSEQUENCE = { liveness: 'every replica restarts', startup: 'no new container starts' } as const;

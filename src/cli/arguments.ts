@@ -1,6 +1,7 @@
 // Typed arguments of each command, read from the parsed command line.
 import { parseWindow } from '../cluster/runtime-evidence.js';
 import { prometheusUrl } from '../cluster/prometheus-url.js';
+import { parseScenario, ScenarioError, type ScenarioPart } from '../model/fleet-scenario.js';
 import type { FixKind, Severity } from '../engine/rule.js';
 import { parseCommandLine, UsageError, type CommandName, type ParsedCommandLine } from './options.js';
 
@@ -57,6 +58,14 @@ export interface LintArguments extends ReportArguments {
   pruneBaseline: boolean;
   /** --changed-since REF: only the findings in files changed since REF. */
   changedSince: string | undefined;
+}
+
+export interface SimulateArguments extends Omit<TimelineArguments, 'command' | 'container' | 'format'> {
+  command: 'simulate';
+  scenario: ScenarioPart[];
+  format: 'text' | 'json';
+  /** --fail-above FACTOR: exit 1 past this amplification. */
+  failAbove: number | undefined;
 }
 
 export interface TimelineArguments {
@@ -138,6 +147,7 @@ export type Arguments =
   | { command: 'rules'; format: RulesFormat; color: boolean | undefined }
   | { command: 'explain'; rule: string }
   | TimelineArguments
+  | SimulateArguments
   | LspArguments
   | { command: 'help'; helpFor?: CommandName }
   | { command: 'version' };
@@ -182,13 +192,31 @@ function interpret(line: ParsedCommandLine): Arguments {
         paths: positionals,
         container: string('container'),
         format: oneOf(string('format') ?? 'text', TIMELINE_FORMATS, '--format'),
-        noProgress: flag('no-progress'),
-        render: renderOptions(string, flag, list),
-        config: string('config'),
-        exclude: list('exclude'),
-        root: string('root'),
-        onlyManifests: flag('only-manifests'),
+        ...readingArguments(string, flag, list),
       };
+    case 'simulate': {
+      if (positionals.length === 0) throw new UsageError('no input: give the manifests, charts or kustomizations to simulate, or "-" for stdin');
+      const spec = string('scenario');
+      if (spec === undefined) throw new UsageError('simulate needs --scenario, e.g. --scenario outage=postgres:60s or --scenario hang=self:30s');
+      let scenario: ScenarioPart[];
+      try {
+        scenario = parseScenario(spec);
+      } catch (error) {
+        if (error instanceof ScenarioError) throw new UsageError(`--scenario: ${error.message}`);
+        throw error;
+      }
+      const failAbove = string('fail-above');
+      if (failAbove !== undefined && !(/^\d{1,4}(\.\d{1,2})?$/.test(failAbove) && Number(failAbove) >= 1))
+        throw new UsageError(`--fail-above takes a factor of 1 or more, e.g. 2 or 1.5 (got ${failAbove})`);
+      return {
+        command,
+        paths: positionals,
+        scenario,
+        format: oneOf(string('format') ?? 'text', ['text', 'json'] as const, '--format'),
+        failAbove: failAbove === undefined ? undefined : Number(failAbove),
+        ...readingArguments(string, flag, list),
+      };
+    }
     case 'lsp':
       noExtra();
       return { command, config: string('config'), render: renderOptions(string, flag, list) };
@@ -375,6 +403,18 @@ function serveArguments(string: (name: string) => string | undefined, flag: (nam
 function colorFlag(values: ParsedCommandLine['values']): boolean | undefined {
   if (values.color === true && values['no-color'] === true) throw new UsageError('--color and --no-color exclude each other');
   return values['no-color'] === true ? false : values.color === true ? true : undefined;
+}
+
+/** The options of a command that reads inputs as lint does (timeline, simulate). */
+function readingArguments(string: (name: string) => string | undefined, flag: (name: string) => boolean, list: (name: string) => string[]) {
+  return {
+    noProgress: flag('no-progress'),
+    render: renderOptions(string, flag, list),
+    config: string('config'),
+    exclude: list('exclude'),
+    root: string('root'),
+    onlyManifests: flag('only-manifests'),
+  };
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], option: string): T {

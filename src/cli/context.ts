@@ -10,6 +10,9 @@ import { UsageError } from './options.js';
 import { visible } from '../report/visible.js';
 import { exclusionOf, type PathExclusion } from '../source/read/excluded-paths.js';
 import { GlobError } from '../source/read/path-glob.js';
+import { resolve } from 'node:path';
+import { LintSession, type EngineSettings, type LintInputs } from '../lint/index.js';
+import type { RenderOptions } from '../source/read-inputs.js';
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -127,4 +130,52 @@ export async function commandProgress(io: CommandIo, disabled: boolean): Promise
     },
     end: () => line.end(),
   };
+}
+
+/** What every command that reads inputs takes: how charts render, what to leave out, the tree they may read. */
+export interface ReadingArguments {
+  render: RenderOptions;
+  exclude: string[];
+  root: string | undefined;
+  onlyManifests: boolean;
+}
+
+/**
+ * The lint session of a command that reads inputs (lint, timeline, simulate): its engine, and the
+ * one way inputs are read — excluded by `exclusionConfig`'s globs and the command line's, rendered as
+ * asked, stdin and the environment from `io`, progress where it is drawn.
+ */
+export function readingSession(
+  engine: EngineSettings,
+  args: ReadingArguments,
+  exclusionConfig: ProbeLintConfig,
+  io: CommandIo,
+  progress: CommandProgress,
+): LintSession {
+  return new LintSession(engine, {
+    render: args.render,
+    exclusion: pathExclusion(exclusionConfig, args.exclude, io.cwd),
+    ...(args.root !== undefined ? { root: resolve(io.cwd, args.root) } : {}),
+    onlyManifests: args.onlyManifests,
+    readStdin: io.readStdin,
+    env: io.env,
+    ...(progress.listener !== undefined ? { progress: progress.listener } : {}),
+  });
+}
+
+/**
+ * For a command that only reads the inputs (timeline, simulate): the config, the session and what it
+ * read, notices said on stderr; undefined when the config cannot be loaded (said, exit 2).
+ */
+export async function readCommandInputs(
+  args: ReadingArguments & { config: string | undefined; noProgress: boolean; paths: string[] },
+  io: CommandIo,
+): Promise<{ session: LintSession; inputs: LintInputs; progress: CommandProgress } | undefined> {
+  const config = await loadConfigOrReport(args.config, io);
+  if (config === undefined) return undefined;
+  const progress = await commandProgress(io, args.noProgress);
+  const session = readingSession({ rules: RULES, config, cluster: clusterFactsFrom(config, undefined) }, args, config, io, progress);
+  const inputs = await session.read(args.paths);
+  for (const notice of inputs.notices) progress.stderr(`probe-lint: ${visible(notice)}\n`);
+  return { session, inputs, progress };
 }

@@ -1,11 +1,9 @@
 // `probe-lint PATH...`: the lint session over the paths, its findings in the chosen format.
-import { resolve } from 'node:path';
 import { RULES } from '../../rules/index.js';
-import { LintSession } from '../lint/index.js';
 import { formatFingerprints, formatListsObjects, formatReadsObjects } from '../report/formats.js';
 import { visible } from '../report/visible.js';
 import type { LintArguments } from './arguments.js';
-import { cliClusterFacts, commandProgress, loadConfigOrReport, pathExclusion, withRuleSelection, type CommandIo } from './context.js';
+import { cliClusterFacts, commandProgress, loadConfigOrReport, withRuleSelection, readingSession, type CommandIo } from './context.js';
 import { bothScopes, changeScope, inputScope, type InputScope } from '../lint/input-scope.js';
 import type { LintOutcome } from '../lint/index.js';
 import { baselineWanted } from './baseline-path.js';
@@ -29,18 +27,7 @@ export async function runLint(args: LintArguments, io: CommandIo): Promise<numbe
   const config = withRuleSelection(loaded, args.enable, args.disable);
   const cluster = cliClusterFacts(args, config);
   const progress = await commandProgress(io, args.noProgress);
-  const session = new LintSession(
-    { rules: RULES, config, cluster, strict: args.strict },
-    {
-      render: args.render,
-      exclusion: pathExclusion(loaded, args.exclude, io.cwd),
-      ...(args.root !== undefined ? { root: resolve(io.cwd, args.root) } : {}),
-      onlyManifests: args.onlyManifests,
-      readStdin: io.readStdin,
-      env: io.env,
-      ...(progress.listener !== undefined ? { progress: progress.listener } : {}),
-    },
-  );
+  const session = readingSession({ rules: RULES, config, cluster, strict: args.strict }, args, loaded, io, progress);
   const inputs = await session.read(args.paths);
   for (const notice of inputs.notices) progress.stderr(`probe-lint: ${visible(notice)}\n`);
   // With fixes, stdout carries the fixed document or the diff, and the report moves to stderr.

@@ -32,6 +32,8 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       case 'lint':
         // The command a pre-commit hook runs, bundled with this entry: its code loads with it.
         return await runLint(args, io);
+      case 'simulate':
+        return await (await import('./simulate-command.js')).runSimulate(args, io);
       case 'timeline':
         return await (await import('./timeline-command.js')).runTimeline(args, io);
       case 'audit':

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { didYouMean } from '../engine/did-you-mean.js';
 import { reportFormatsText, timelineFormatsText } from '../report/format-names.js';
 
-export const COMMANDS = ['lint', 'rules', 'explain', 'timeline', 'audit', 'serve', 'policies', 'lsp', 'help', 'version'] as const;
+export const COMMANDS = ['lint', 'rules', 'explain', 'timeline', 'simulate', 'audit', 'serve', 'policies', 'lsp', 'help', 'version'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface OptionSpec {
@@ -25,11 +25,11 @@ export interface OptionSpec {
 }
 
 const REPORTING: readonly CommandName[] = ['lint', 'audit'];
-const CONFIGURED: readonly CommandName[] = ['lint', 'timeline', 'audit', 'serve', 'policies', 'lsp'];
+const CONFIGURED: readonly CommandName[] = ['lint', 'timeline', 'simulate', 'audit', 'serve', 'policies', 'lsp'];
 /** Only these read a kubeconfig: lint, timeline and the hook never do (a repository's kubeconfig can run an exec plugin with the job's secrets). */
 const CLUSTER: readonly CommandName[] = ['audit', 'serve'];
 /** Commands that read manifests, charts and kustomizations. */
-const RENDERING: readonly CommandName[] = ['lint', 'timeline', 'lsp'];
+const RENDERING: readonly CommandName[] = ['lint', 'timeline', 'simulate', 'lsp'];
 
 export const OPTIONS: readonly OptionSpec[] = [
   {
@@ -43,9 +43,10 @@ export const OPTIONS: readonly OptionSpec[] = [
       audit: reportFormatsText(),
       rules: 'text (default), json or markdown',
       timeline: timelineFormatsText(),
+      simulate: 'text (default) or json',
       policies: 'yaml (default) or json',
     },
-    commands: ['lint', 'audit', 'rules', 'timeline', 'policies'],
+    commands: ['lint', 'audit', 'rules', 'timeline', 'simulate', 'policies'],
   },
   {
     name: 'fail-on',
@@ -59,7 +60,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'no-progress',
     type: 'boolean',
     description: 'never draw progress on stderr (drawn only on a terminal, not in CI or with TERM=dumb, once work takes half a second)',
-    commands: ['lint', 'timeline', 'audit'],
+    commands: ['lint', 'timeline', 'simulate', 'audit'],
   },
   {
     name: 'report',
@@ -124,7 +125,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: 'GLOB',
     description:
       "never lint paths matching GLOB (relative to the working directory; a directory excludes all under it; repeatable; adds to the config's exclude)",
-    commands: ['lint', 'timeline'],
+    commands: ['lint', 'timeline', 'simulate'],
   },
   {
     name: 'root',
@@ -132,7 +133,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: 'DIR',
     description:
       'the tree a chart, a kustomization or a linked manifest may read (default: the git work tree holding each input, else the input itself): an overlay outside git reaching ../../base needs it',
-    commands: ['lint', 'timeline'],
+    commands: ['lint', 'timeline', 'simulate'],
   },
   {
     name: 'baseline',
@@ -162,7 +163,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: 'boolean',
     description:
       'of the files named, pass over those that hold no Kubernetes object (YAML that names no kind and does not parse), as a directory walk does: for names a hook or another tool lists (default: a file named is linted, and its invalid YAML is an input error)',
-    commands: ['lint', 'timeline'],
+    commands: ['lint', 'timeline', 'simulate'],
   },
   { name: 'helm', type: 'string', value: 'PATH', description: 'the helm binary for rendering charts (default: helm on PATH)', commands: RENDERING },
   {
@@ -202,6 +203,21 @@ export const OPTIONS: readonly OptionSpec[] = [
     commands: RENDERING,
   },
   { name: 'container', type: 'string', value: 'NAME', description: 'only this container', commands: ['timeline'] },
+  {
+    name: 'scenario',
+    type: 'string',
+    value: 'SPEC',
+    description:
+      'what goes wrong, from when (@START) and for how long: outage=TARGET:60s[:blackhole] (a dependency refuses, or drops packets), slow=TARGET:1.5s:120s, hang=self:30s; several joined with commas',
+    commands: ['simulate'],
+  },
+  {
+    name: 'fail-above',
+    type: 'string',
+    value: 'FACTOR',
+    description: "exit 1 when a workload's service is down longer than FACTOR times the scenario (or never comes back)",
+    commands: ['simulate'],
+  },
   {
     name: 'color',
     type: 'boolean',
@@ -315,7 +331,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'debug',
     type: 'boolean',
     description: 'print the stack of an unexpected error',
-    commands: ['lint', 'audit', 'serve', 'rules', 'explain', 'timeline', 'policies', 'lsp'],
+    commands: ['lint', 'audit', 'serve', 'rules', 'explain', 'timeline', 'simulate', 'policies', 'lsp'],
   },
   { name: 'stdio', type: 'boolean', description: 'talk the Language Server Protocol over stdin and stdout (the default, and the only way)', commands: ['lsp'] },
   { name: 'help', short: 'h', type: 'boolean', description: 'show this help', commands: COMMANDS },
@@ -338,6 +354,7 @@ const USAGE_LINES: [string, string][] = [
   ['probe-lint rules [--format text|json|markdown]', 'list the rules'],
   ['probe-lint explain RULE', "print a rule's documentation"],
   ['probe-lint timeline PATH... [--container NAME]', "when the kubelet acts on each container's probes: restart, unready, ready again, startup giving up"],
+  ['probe-lint simulate PATH... --scenario SPEC', "what the workloads' replicas do when a dependency fails, and the smallest change that keeps it short"],
   ['probe-lint audit [-n NAMESPACE | -A] [options]', 'lint the workloads living in a cluster'],
   ['probe-lint serve --tls-cert FILE --tls-key FILE [options]', 'run the admission webhook (HTTPS)'],
   ['probe-lint policies [--config FILE] [-n NAMESPACE]', 'print the rules as admission policies (CEL) for kubectl apply'],
@@ -354,7 +371,7 @@ export function helpText(command?: CommandName): string {
   lines.push('');
   if (command === undefined || command === 'lint')
     lines.push(`A path that is also a command name (${COMMANDS.join(', ')}) is written ./NAME;`, '"probe-lint lint PATH..." is the explicit form.', '');
-  if (command === undefined || command === 'lint' || command === 'timeline')
+  if (command === undefined || command === 'lint' || command === 'timeline' || command === 'simulate')
     lines.push('Paths after -- are paths, whatever they look like; so is an argument that names an existing file.', '');
   lines.push(command === undefined ? 'Options:' : `Options of probe-lint ${command}:`);
   const label = (option: OptionSpec) => `${option.short ? `-${option.short}, ` : '    '}--${option.name}${option.value ? ` ${option.value}` : ''}`;

@@ -20,6 +20,9 @@ import { discover } from '../source/read/discover.js';
 import { lintAdmitted, type AdmissionLimits, type AdmittedLint } from './admitted.js';
 import { collectFindings, type CollectOptions, type LintOutcome } from './collect.js';
 import { containerTimelines } from './timelines.js';
+import { simulateUnits } from './simulations.js';
+import type { SimulatedWorkload } from '../model/fleet.js';
+import type { ScenarioPart } from '../model/fleet-scenario.js';
 import { objectsUnit, parsedUnits, type LintUnit } from './units.js';
 import { lintText, type TextLint } from './text.js';
 
@@ -122,6 +125,11 @@ export class LintSession {
   /** When the kubelet acts on each container of the inputs (only `container`'s, when given). */
   timelines(inputs: LintInputs, container?: string): ContainerTimeline[] {
     return containerTimelines(this.engine, this.counted(this.units(inputs), inputs, 'reading {count} files'), container);
+  }
+
+  /** Each serving workload of the inputs through a scenario (probe-lint simulate). */
+  simulate(inputs: LintInputs, parts: readonly ScenarioPart[]): { workloads: SimulatedWorkload[]; untouched: number } {
+    return simulateUnits(this.counted(this.units(inputs), inputs, 'simulating {count} files'), parts);
   }
 
   /** This session disregarding `probe-lint.dev/ignore` annotations (the webhook judges an old object so). */

@@ -3,9 +3,12 @@
 // grpc_health_probe given an address — also inside `sh -c` / `bash -c` scripts, in any position.
 // Conservative by construction: a host the shell computes at run time, a Unix socket, loopback, an
 // empty host and the pod's own IP (a valueFrom variable expands to "" in a probe's command) are
-// never a finding. The command is read by src/model/exec-command.ts; this file knows the clients.
+// never a finding. The command is read by exec-command.ts; this file knows the clients. Shared by the
+// rules and by simulate, which asks which probes reach a dependency.
 
-import { commandsRun, firstUrlHost, goFlagValue, hasOption, isLoopback, optionValue, unbracket, type WorkBudget, type Word } from '../../src/rule-api.js';
+import { commandsRun, firstUrlHost, goFlagValue, hasOption, optionValue, type Word } from './exec-command.js';
+import { isLoopback, unbracket } from './loopback.js';
+import type { WorkBudget } from './work-budget.js';
 
 export interface RemoteHost {
   /** The program that contacts it (pg_isready, curl…). */

@@ -2,7 +2,7 @@
 // database, a cache, a broker), beside the liveness endpoint the same framework documents. Only
 // what the manifest shows is judged: the framework's default paths, or the paths its documented
 // environment variables set on the container (a file inside the image is not seen).
-import { trimTrailing } from '../../src/rule-api.js';
+import { trimTrailing } from './trim-trailing.js';
 
 export type Framework = 'Spring Boot' | 'Quarkus' | 'Micronaut';
 

@@ -1,0 +1,264 @@
+// What a workload's replicas do through a scenario, and the smallest change that keeps its outage
+// from outlasting the scenario's. Replicas created together tick in step (the kubelet's random first
+// delay applies only within one period of its own start), so one replica's run is every replica's:
+// when the last replica leaves its Services the service is down, and it is back when the first one
+// returns. Each moment is a window: from the run at the early bound to the run at the late one.
+import { effectiveProbe, type EffectiveProbe, type ProbeType } from './effective-probe.js';
+import { checkConditions, reachedBecause, SIMULATED_PROBES } from './fleet-reach.js';
+import { runContainer, type FleetAction, type RunEvent, type SimulatedContainer } from './fleet-run.js';
+import type { ScenarioPart } from './fleet-scenario.js';
+import type { ContainerSite, PodSite } from './pod-site.js';
+import { writtenEnv } from './exec-command.js';
+import { aggregateEndpoint } from './health-endpoints.js';
+import type { ResourceIdentity } from './resource.js';
+
+export interface Window {
+  earliest: number;
+  latest: number;
+}
+
+export interface FleetEvent {
+  container: string;
+  action: FleetAction;
+  at: Window;
+  /** It happens in one bound's run only: the kubelet may or may not do it, by when its checks fall. */
+  maybe?: true;
+}
+
+export interface ServiceDown {
+  from: Window;
+  /** null: the service never comes back (a container that is not restarted). */
+  to: Window | null;
+}
+
+export interface FleetOutcome {
+  events: FleetEvent[];
+  serviceDown: ServiceDown | null;
+  /** The longest the service can be down, over the scenario's duration; null when it never comes back or is never down. */
+  amplification: number | null;
+  /** Kills per replica, at the early and the late bound. */
+  kills: Window;
+}
+
+export interface WhatIf extends FleetOutcome {
+  /** RFC 6902 operations on the document, as --fix writes them. */
+  patch: { op: 'add' | 'replace'; path: string; value: unknown }[];
+  /** What the patch changes, in words. */
+  change: string;
+}
+
+export interface WorkloadSimulation extends FleetOutcome {
+  /** Why each affected probe's checks change, e.g. "livenessProbe of app: it contacts db". */
+  reached: string[];
+  whatIf: WhatIf | null;
+}
+
+/** A workload of the inputs and what the scenario does to it. */
+export interface SimulatedWorkload extends WorkloadSimulation {
+  identity: ResourceIdentity;
+  file: string | undefined;
+  line: number | undefined;
+  /** spec.replicas (1 when unset); null for a DaemonSet: one per node. */
+  replicas: number | null;
+}
+
+/** A container's probes may be changed by a what-if. */
+type ProbeChange = (container: string, type: ProbeType, probe: EffectiveProbe) => EffectiveProbe;
+
+/** Long-running containers are the ones that serve: init containers end, and ephemeral ones are never probed. */
+function servingContainers(site: PodSite) {
+  return site.containers.filter((container) => container.role === 'container' || container.role === 'sidecar');
+}
+
+function simulatedContainers(site: PodSite, parts: readonly ScenarioPart[], change?: ProbeChange): SimulatedContainer[] {
+  const podGrace = typeof site.spec.terminationGracePeriodSeconds === 'number' ? site.spec.terminationGracePeriodSeconds : 30;
+  return servingContainers(site).map((container) => {
+    const probes: Partial<Record<ProbeType, EffectiveProbe>> = {};
+    const conditions: SimulatedContainer['conditions'] = {};
+    for (const type of SIMULATED_PROBES) {
+      const found = effectiveProbe(container, type);
+      if (found === undefined || !found.numbersValid) continue;
+      const probe = change === undefined ? found : change(container.name, type, found);
+      probes[type] = probe;
+      conditions[type] = checkConditions(container, type, parts, () => probe);
+    }
+    const probeGrace = probes.liveness?.raw.terminationGracePeriodSeconds;
+    return {
+      name: container.name,
+      probes,
+      conditions,
+      restarted: container.restartPolicy !== 'Never',
+      gracePeriod: Math.min(typeof probeGrace === 'number' && probeGrace > 0 ? probeGrace : podGrace, 3600),
+    };
+  });
+}
+
+/** The scenario's span: from its first start to its last end. */
+export function scenarioSpan(parts: readonly ScenarioPart[]): { start: number; end: number } {
+  return { start: Math.min(...parts.map((part) => part.start)), end: Math.max(...parts.map((part) => part.start + part.duration)) };
+}
+
+function outcome(site: PodSite, parts: readonly ScenarioPart[], change?: ProbeChange): FleetOutcome {
+  const span = scenarioSpan(parts);
+  const containers = simulatedContainers(site, parts, change);
+  const runs = (['early', 'late'] as const).map((bound) => containers.map((container) => runContainer(container, span, bound)));
+  const [early, late] = runs as [RunEvent[][], RunEvent[][]];
+  const events = pairEvents(early.flat(), late.flat());
+  const downs = runs.map((run) => downInterval(run, containers.length));
+  const serviceDown = serviceDownOf(downs[0]!, downs[1]!);
+  const kills = (run: RunEvent[][]) => run.flat().filter((event) => event.action === 'kill').length;
+  const duration = span.end - span.start;
+  const amplification =
+    serviceDown === null || serviceDown.to === null ? null : Math.round(((serviceDown.to.latest - serviceDown.from.earliest) / duration) * 10) / 10;
+  return { events, serviceDown, amplification, kills: { earliest: kills(early), latest: kills(late) } };
+}
+
+/** The k-th event of each container and action in one run is the k-th in the other. */
+function pairEvents(early: readonly RunEvent[], late: readonly RunEvent[]): FleetEvent[] {
+  const key = (event: RunEvent) => `${event.container}\u0000${event.action}`;
+  const lateByKey = new Map<string, RunEvent[]>();
+  for (const event of late) (lateByKey.get(key(event)) ?? lateByKey.set(key(event), []).get(key(event))!).push(event);
+  const seen = new Map<string, number>();
+  const paired: FleetEvent[] = [];
+  for (const event of early) {
+    const index = seen.get(key(event)) ?? 0;
+    seen.set(key(event), index + 1);
+    const partner = lateByKey.get(key(event))?.[index];
+    paired.push({
+      container: event.container,
+      action: event.action,
+      // The runs may differ in what comes before (one kill more or less): the window is the two moments in order.
+      at: { earliest: Math.min(event.at, partner?.at ?? event.at), latest: Math.max(event.at, partner?.at ?? event.at) },
+      ...(partner === undefined ? { maybe: true as const } : {}),
+    });
+  }
+  for (const [name, events] of lateByKey)
+    for (const event of events.slice(seen.get(name) ?? 0))
+      paired.push({ container: event.container, action: event.action, at: { earliest: event.at, latest: event.at }, maybe: true });
+  return paired.sort((a, b) => a.at.earliest - b.at.earliest);
+}
+
+/** When the Pod (every container Ready) first stops being Ready and when it is last Ready again, in one run. */
+function downInterval(run: readonly RunEvent[][], containers: number): { from: number; to: number | null } | null {
+  const changes = run.flat().filter((event) => event.action === 'ready' || event.action === 'unready');
+  changes.sort((a, b) => a.at - b.at);
+  let unready = 0;
+  let from: number | undefined;
+  let to: number | null = null;
+  for (const change of changes) {
+    unready += change.action === 'unready' ? 1 : -1;
+    if (unready > 0 && from === undefined) from = change.at;
+    if (unready === 0 && from !== undefined) to = change.at;
+    if (unready > 0) to = null;
+  }
+  if (from === undefined || containers === 0) return null;
+  return { from, to };
+}
+
+function serviceDownOf(early: { from: number; to: number | null } | null, late: { from: number; to: number | null } | null): ServiceDown | null {
+  const runs = [early, late].filter((run): run is { from: number; to: number | null } => run !== null);
+  if (runs.length === 0) return null;
+  const window = (values: number[]): Window => ({ earliest: Math.min(...values), latest: Math.max(...values) });
+  const ends = runs.map((run) => run.to);
+  return { from: window(runs.map((run) => run.from)), to: ends.some((end) => end === null) ? null : window(ends as number[]) };
+}
+
+/** The probes the scenario reaches, in words. */
+function reachedProbes(site: PodSite, parts: readonly ScenarioPart[]): string[] {
+  const reached: string[] = [];
+  for (const container of servingContainers(site))
+    for (const type of SIMULATED_PROBES) {
+      const probe = effectiveProbe(container, type);
+      if (probe === undefined) continue;
+      for (const part of parts) {
+        const because = reachedBecause(container, probe, part);
+        if (because !== undefined) reached.push(`${probe.field} of ${container.name}: ${because}`);
+      }
+    }
+  return [...new Set(reached)];
+}
+
+/** Failure thresholds tried for the what-if: enough for the longest scenario a period of 1 s allows. */
+const MAX_THRESHOLD = 10_000;
+
+/** A what-if is worth showing when the service is down longer than the scenario lasts, or never comes back. */
+function amplified(result: FleetOutcome): boolean {
+  return result.serviceDown !== null && (result.amplification === null || result.amplification > 1);
+}
+
+/**
+ * The smallest change under which no replica is killed: for a liveness probe that requests a
+ * framework's aggregate health (when the scenario is of a dependency), the framework's liveness
+ * endpoint instead — the fix liveness-checks-dependencies gives; else the smallest liveness
+ * failureThreshold that outlasts the scenario, found by simulating (doubling, then bisecting).
+ */
+function whatIfOf(site: PodSite, parts: readonly ScenarioPart[], original: FleetOutcome): WhatIf | null {
+  if (!amplified(original) || (original.kills.latest === 0 && original.kills.earliest === 0)) return null;
+  const killers = servingContainers(site).filter((container) => {
+    const liveness = effectiveProbe(container, 'liveness');
+    return liveness !== undefined && parts.some((part) => reachedBecause(container, liveness, part) !== undefined);
+  });
+  if (killers.length === 0) return null;
+  const paths = new Map<string, string>();
+  const raised = new Map<string, number>();
+  const change: ProbeChange = (container, type, probe) => {
+    if (type !== 'liveness') return probe;
+    const path = paths.get(container);
+    const changed = path === undefined ? probe : { ...probe, raw: { ...probe.raw, httpGet: { ...probe.raw.httpGet!, path } } };
+    return raised.has(container) ? { ...changed, failureThreshold: raised.get(container)! } : changed;
+  };
+  const kills = (name: string) => outcome(site, parts, change).events.some((event) => event.action === 'kill' && event.container === name);
+  const patch: WhatIf['patch'] = [];
+  const words: string[] = [];
+  for (const container of killers) {
+    const liveness = effectiveProbe(container, 'liveness')!;
+    const endpoint = aggregateLiveness(container, liveness, parts);
+    if (endpoint !== undefined) {
+      paths.set(container.name, endpoint);
+      if (!kills(container.name)) {
+        patch.push({ op: 'replace', path: `${liveness.pointer}/httpGet/path`, value: endpoint });
+        words.push(`livenessProbe of ${container.name} requests ${endpoint}, the framework's liveness endpoint`);
+        continue;
+      }
+      paths.delete(container.name);
+    }
+    const threshold = smallestThreshold(liveness.failureThreshold, (value) => {
+      raised.set(container.name, value);
+      return kills(container.name);
+    });
+    if (threshold === undefined) return null;
+    raised.set(container.name, threshold);
+    patch.push({ op: liveness.raw.failureThreshold === undefined ? 'add' : 'replace', path: `${liveness.pointer}/failureThreshold`, value: threshold });
+    words.push(`livenessProbe.failureThreshold of ${container.name} ${liveness.failureThreshold} → ${threshold}`);
+  }
+  return { ...outcome(site, parts, change), patch, change: words.join(', ') };
+}
+
+/** The framework's liveness path for a liveness probe that requests its aggregate health, when the scenario is of a dependency. */
+function aggregateLiveness(container: ContainerSite, liveness: EffectiveProbe, parts: readonly ScenarioPart[]): string | undefined {
+  if (parts.some((part) => part.target === 'self') || liveness.handlerKind !== 'httpGet') return undefined;
+  const path = liveness.raw.httpGet?.path;
+  if (typeof path !== 'string' || (typeof liveness.raw.httpGet?.host === 'string' && liveness.raw.httpGet.host !== '')) return undefined;
+  return aggregateEndpoint(path, writtenEnv(container.container))?.liveness;
+}
+
+/** The smallest threshold above `from` under which `kills` says no, or undefined past MAX_THRESHOLD. */
+function smallestThreshold(from: number, kills: (threshold: number) => boolean): number | undefined {
+  let high = Math.max(from * 2, from + 1);
+  while (kills(high)) {
+    high *= 2;
+    if (high >= MAX_THRESHOLD) return undefined;
+  }
+  let low = from;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (kills(middle)) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
+export function simulateWorkload(site: PodSite, parts: readonly ScenarioPart[]): WorkloadSimulation {
+  const original = outcome(site, parts);
+  return { ...original, reached: reachedProbes(site, parts), whatIf: whatIfOf(site, parts, original) };
+}
