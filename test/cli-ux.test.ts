@@ -145,7 +145,10 @@ describe('command grammar', () => {
 
   it('explains the grammar in --help, generated from the option table', async () => {
     const help = (await inProcess(['--help'])).stdout;
-    assert.match(help, /A path that is also a command name \(lint, rules, explain, timeline, simulate, audit, serve, policies, lsp, help, version\) is written \.\/NAME/);
+    assert.match(
+      help,
+      /A path that is also a command name \(lint, rules, explain, timeline, simulate, audit, serve, policies, lsp, help, version\) is written \.\/NAME/,
+    );
     for (const option of [
       '--format FORMAT',
       '--enable RULE',

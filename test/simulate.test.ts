@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseScenario, ScenarioError } from '../src/model/fleet-scenario.js';
-import { backOffSeconds, runContainer, type SimulatedContainer } from '../src/model/fleet-run.js';
+import { backOffSeconds, EARLY, LATE, runContainer, type SimulatedContainer } from '../src/model/fleet-run.js';
 import type { EffectiveProbe } from '../src/model/effective-probe.js';
 import { actWindow } from '../src/model/timing.js';
 import { runCli } from './helpers.js';
@@ -155,7 +155,9 @@ describe("the replica model against the kubelet's", () => {
           const liveness = probe({ periodSeconds: period, timeoutSeconds: timeout, failureThreshold: threshold });
           const window = actWindow(liveness, mode === 'fails' ? 'fast' : 'hanging');
           const kill = (bound: 'early' | 'late') =>
-            runContainer(onlyLiveness(liveness, mode, 10_000), { start: 0, end: 10_000 }, bound).find((event) => event.action === 'kill')!.at;
+            runContainer(onlyLiveness(liveness, mode, 10_000), { start: 0, end: 10_000 }, bound === 'early' ? EARLY : LATE).find(
+              (event) => event.action === 'kill',
+            )!.at;
           assert.equal(kill('early'), window.fromSeconds);
           assert.equal(kill('late'), window.toSeconds);
         },
@@ -169,7 +171,7 @@ describe("the replica model against the kubelet's", () => {
       Array.from({ length: 9 }, (_, restart) => backOffSeconds(restart)),
       [0, 0, 10, 20, 40, 80, 160, 300, 300],
     );
-    const events = runContainer(onlyLiveness(probe({ periodSeconds: 2, failureThreshold: 3 }), 'fails', 200), { start: 0, end: 200 }, 'early');
+    const events = runContainer(onlyLiveness(probe({ periodSeconds: 2, failureThreshold: 3 }), 'fails', 200), { start: 0, end: 200 }, EARLY);
     const kills = events.filter((event) => event.action === 'kill').map((event) => event.at);
     const restarts = events.filter((event) => event.action === 'restart').map((event) => event.at);
     assert.deepEqual(
@@ -185,7 +187,7 @@ describe("the replica model against the kubelet's", () => {
   });
 
   it('stays bounded however long the scenario and short the period', () => {
-    const events = runContainer(onlyLiveness(probe({ periodSeconds: 1, failureThreshold: 1 }), 'fails', 86_400), { start: 0, end: 86_400 }, 'late');
+    const events = runContainer(onlyLiveness(probe({ periodSeconds: 1, failureThreshold: 1 }), 'fails', 86_400), { start: 0, end: 86_400 }, LATE);
     assert.ok(events.length > 100 && events.length <= 5_000, `${events.length} events`);
   });
 });

@@ -4,14 +4,29 @@
 // successes make a container Ready; a liveness or startup kill stops the container (up to its grace
 // period), and the restart waits the back-off measured on the node here (kubelet-measured.md: the
 // first two restarts at once, then 10, 20, 40 … s, capped at 300 s; up to 1.5× longer with the pod
-// worker's requeue jitter). Run at two bounds — `early` (a check falls at the very start of each
-// failure, no stop time, no jitter) and `late` (the check one period later, the whole grace period,
-// the longest back-off) — so that every moment the kubelet can act lies between the two runs.
+// worker's requeue jitter). What the kubelet's timing leaves open — where in its period a check falls
+// when the failure starts, how long a killed container takes to stop, the back-off's jitter, how
+// soon a new container's first check comes — is a Timing; fleet.ts runs a grid of them and takes the
+// envelope, since a faster schedule can cost a replica one more kill (and a later return) than a
+// slower one, so no single pair of runs bounds every moment.
 import type { EffectiveProbe, ProbeType } from './effective-probe.js';
 import type { CheckCondition } from './fleet-reach.js';
 import { EXEC_START_SECONDS } from './timing.js';
 
-export type Bound = 'early' | 'late';
+/** Where, between its extremes (0 and 1), each open part of the kubelet's timing falls in one run. */
+export interface Timing {
+  /** The first failing check: at the very start of the failure (0), or a whole period after it (1). */
+  phase: number;
+  /** A killed container stops at once (0), or takes its whole grace period (1). */
+  stop: number;
+  /** The back-off's jitter: 1 to 1.5. */
+  jitter: number;
+  /** A new container's first check: at once (0), or a period after initialDelaySeconds (1); an exec check's start-up too. */
+  firstCheck: number;
+}
+
+export const EARLY: Timing = { phase: 0, stop: 0, jitter: 1, firstCheck: 0 };
+export const LATE: Timing = { phase: 1, stop: 1, jitter: 1.5, firstCheck: 1 };
 export type FleetAction = 'unready' | 'ready' | 'kill' | 'restart' | 'started';
 
 export interface RunEvent {
@@ -35,8 +50,6 @@ export function backOffSeconds(restart: number): number {
   return restart < 2 ? 0 : Math.min(300, 10 * 2 ** (restart - 2));
 }
 
-/** The pod worker's requeue jitter makes a back-off up to this much longer. */
-const JITTER = 1.5;
 /** Past the scenario's end, a run stops at the latest this much later (the back-off cap twice over, and a start-up). */
 const SETTLE_SECONDS = 900;
 /** Events a run records at most: a scenario of a day with a 1 s period stays bounded. */
@@ -51,11 +64,10 @@ interface Queued {
   order: number;
 }
 
-/** The container's events through the scenario (its first part starting at `start`, its last ending at `end`), at one bound. */
-export function runContainer(container: SimulatedContainer, span: { start: number; end: number }, bound: Bound): RunEvent[] {
+/** The container's events through the scenario (its first part starting at `start`, its last ending at `end`), with one timing. */
+export function runContainer(container: SimulatedContainer, span: { start: number; end: number }, timing: Timing): RunEvent[] {
   const { start, end } = span;
   const events: RunEvent[] = [];
-  const late = bound === 'late';
   const queue: Queued[] = [];
   let order = 0;
   let generation = 0;
@@ -64,8 +76,8 @@ export function runContainer(container: SimulatedContainer, span: { start: numbe
   const state = { running: true, started: true, ready: true, restarts: 0, failures: { startup: 0, liveness: 0, readiness: 0 }, successes: 0 };
   const emit = (action: FleetAction, at: number) => events.push({ action, at: round(at), container: container.name });
   // Steady state before the scenario: started, Ready, each probe's ticker at its phase: a check at the
-  // very start of the first part (early), or just before it, so that the first failing one comes a period later (late).
-  const phase = (probe: EffectiveProbe) => start + (late ? probe.periodSeconds : 0);
+  // very start of the first part (phase 0), or just before it, so that the first failing one comes a period later (phase 1).
+  const phase = (probe: EffectiveProbe) => start + timing.phase * probe.periodSeconds;
   if (liveness !== undefined) push({ at: phase(liveness), kind: 'check', probe: 'liveness' });
   if (readiness !== undefined) push({ at: phase(readiness), kind: 'check', probe: 'readiness' });
 
@@ -76,17 +88,18 @@ export function runContainer(container: SimulatedContainer, span: { start: numbe
     state.ready = false;
     generation++;
     if (!container.restarted) return;
-    const stop = late ? container.gracePeriod : 0;
-    const backOff = backOffSeconds(state.restarts) * (late ? JITTER : 1);
+    const stop = timing.stop * container.gracePeriod;
+    const backOff = backOffSeconds(state.restarts) * timing.jitter;
     state.restarts++;
     push({ at: at + stop + backOff, kind: 'restart' });
   };
-  const firstCheck = (probe: EffectiveProbe, start: number) =>
-    start + (late ? probe.initialDelaySeconds + probe.periodSeconds : Math.max(0, probe.initialDelaySeconds - 1));
+  // The kubelet counts initialDelaySeconds from the start time in whole seconds (up to one early), then checks on its ticker.
+  const firstCheck = (probe: EffectiveProbe, at: number) =>
+    at + Math.max(0, probe.initialDelaySeconds - 1 + timing.firstCheck) + timing.firstCheck * probe.periodSeconds;
   const startProbes = (at: number, afterStartup: boolean) => {
     // Once the startup probe succeeds, readiness checks at once (the status update triggers it) and liveness on its next tick.
     if (liveness !== undefined)
-      push({ at: afterStartup ? at + (late ? liveness.periodSeconds : 0) : firstCheck(liveness, at), kind: 'check', probe: 'liveness' });
+      push({ at: afterStartup ? at + timing.firstCheck * liveness.periodSeconds : firstCheck(liveness, at), kind: 'check', probe: 'liveness' });
     if (readiness !== undefined) push({ at: afterStartup ? at : firstCheck(readiness, at), kind: 'check', probe: 'readiness' });
   };
   const restart = (at: number) => {
@@ -121,7 +134,7 @@ export function runContainer(container: SimulatedContainer, span: { start: numbe
     if (next.kind === 'check') {
       // Past the scenario, a container that is up and Ready stays so: nothing more can happen.
       if (next.at > end && state.running && state.started && (state.ready || readiness === undefined)) continue;
-      const check = checkAt(probe, container.conditions[type] ?? [], next.at, late);
+      const check = checkAt(probe, container.conditions[type] ?? [], next.at, timing.firstCheck);
       push({ at: next.at + check.seconds, kind: 'result', probe: type, failed: check.failed });
       // A check that outlasts the period delays the next one: they never overlap.
       push({ at: Math.max(next.at + probe.periodSeconds, next.at + check.seconds), kind: 'check', probe: type });
@@ -159,9 +172,9 @@ export function runContainer(container: SimulatedContainer, span: { start: numbe
 }
 
 /** How a check that starts at `at` ends: whether it fails, and how long it takes. */
-function checkAt(probe: EffectiveProbe, conditions: readonly CheckCondition[], at: number, late: boolean): { failed: boolean; seconds: number } {
+function checkAt(probe: EffectiveProbe, conditions: readonly CheckCondition[], at: number, execStart: number): { failed: boolean; seconds: number } {
   const condition = conditions.find((candidate) => at >= candidate.from && at < candidate.to);
-  const exec = probe.handlerKind === 'exec' && late ? EXEC_START_SECONDS : 0;
+  const exec = probe.handlerKind === 'exec' ? execStart * EXEC_START_SECONDS : 0;
   if (condition === undefined) return { failed: false, seconds: exec };
   if (condition.mode === 'fails') return { failed: true, seconds: exec };
   if (condition.mode === 'hangs') return { failed: true, seconds: probe.timeoutSeconds + exec };

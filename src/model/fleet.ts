@@ -5,7 +5,7 @@
 // returns. Each moment is a window: from the run at the early bound to the run at the late one.
 import { effectiveProbe, type EffectiveProbe, type ProbeType } from './effective-probe.js';
 import { checkConditions, reachedBecause, SIMULATED_PROBES } from './fleet-reach.js';
-import { runContainer, type FleetAction, type RunEvent, type SimulatedContainer } from './fleet-run.js';
+import { runContainer, type FleetAction, type RunEvent, type SimulatedContainer, type Timing } from './fleet-run.js';
 import type { ScenarioPart } from './fleet-scenario.js';
 import type { ContainerSite, PodSite } from './pod-site.js';
 import { writtenEnv } from './exec-command.js';
@@ -98,44 +98,56 @@ export function scenarioSpan(parts: readonly ScenarioPart[]): { start: number; e
   return { start: Math.min(...parts.map((part) => part.start)), end: Math.max(...parts.map((part) => part.start + part.duration)) };
 }
 
-function outcome(site: PodSite, parts: readonly ScenarioPart[], change?: ProbeChange): FleetOutcome {
+/**
+ * The timings each scenario is run with: every corner of the open parts of the kubelet's timing and
+ * their middles. The envelope of their runs is the prediction: no single pair bounds every moment,
+ * since a faster schedule can cost a replica one more kill, and so a later return, than a slower one
+ * (measured on the node: a third restart that came after the dependency was back).
+ */
+const TIMINGS: readonly Timing[] = (() => {
+  const timings: Timing[] = [];
+  for (const phase of [0, 0.5, 1])
+    for (const stop of [0, 1]) for (const jitter of [1, 1.25, 1.5]) for (const firstCheck of [0, 0.5, 1]) timings.push({ phase, stop, jitter, firstCheck });
+  return timings;
+})();
+
+function outcome(site: PodSite, parts: readonly ScenarioPart[], change?: ProbeChange, timings: readonly Timing[] = TIMINGS): FleetOutcome {
   const span = scenarioSpan(parts);
   const containers = simulatedContainers(site, parts, change);
-  const runs = (['early', 'late'] as const).map((bound) => containers.map((container) => runContainer(container, span, bound)));
-  const [early, late] = runs as [RunEvent[][], RunEvent[][]];
-  const events = pairEvents(early.flat(), late.flat());
-  const downs = runs.map((run) => downInterval(run, containers.length));
-  const serviceDown = serviceDownOf(downs[0]!, downs[1]!);
-  const kills = (run: RunEvent[][]) => run.flat().filter((event) => event.action === 'kill').length;
+  const runs = timings.map((timing) => containers.map((container) => runContainer(container, span, timing)));
+  const events = envelopeEvents(runs.map((run) => run.flat()));
+  const serviceDown = serviceDownOf(runs.map((run) => downInterval(run, containers.length)));
+  const kills = runs.map((run) => run.flat().filter((event) => event.action === 'kill').length);
   const duration = span.end - span.start;
   const amplification =
     serviceDown === null || serviceDown.to === null ? null : Math.round(((serviceDown.to.latest - serviceDown.from.earliest) / duration) * 10) / 10;
-  return { events, serviceDown, amplification, kills: { earliest: kills(early), latest: kills(late) } };
+  return { events, serviceDown, amplification, kills: { earliest: Math.min(...kills), latest: Math.max(...kills) } };
 }
 
-/** The k-th event of each container and action in one run is the k-th in the other. */
-function pairEvents(early: readonly RunEvent[], late: readonly RunEvent[]): FleetEvent[] {
+/**
+ * The k-th event of each container and action, over every run: its window spans the runs that have
+ * one; an event some runs do not have is `maybe`.
+ */
+function envelopeEvents(runs: readonly (readonly RunEvent[])[]): FleetEvent[] {
   const key = (event: RunEvent) => `${event.container}\u0000${event.action}`;
-  const lateByKey = new Map<string, RunEvent[]>();
-  for (const event of late) (lateByKey.get(key(event)) ?? lateByKey.set(key(event), []).get(key(event))!).push(event);
-  const seen = new Map<string, number>();
-  const paired: FleetEvent[] = [];
-  for (const event of early) {
-    const index = seen.get(key(event)) ?? 0;
-    seen.set(key(event), index + 1);
-    const partner = lateByKey.get(key(event))?.[index];
-    paired.push({
-      container: event.container,
-      action: event.action,
-      // The runs may differ in what comes before (one kill more or less): the window is the two moments in order.
-      at: { earliest: Math.min(event.at, partner?.at ?? event.at), latest: Math.max(event.at, partner?.at ?? event.at) },
-      ...(partner === undefined ? { maybe: true as const } : {}),
-    });
+  const windows = new Map<string, { container: string; action: RunEvent['action']; at: Window; runs: number }>();
+  for (const run of runs) {
+    const seen = new Map<string, number>();
+    for (const event of run) {
+      const index = seen.get(key(event)) ?? 0;
+      seen.set(key(event), index + 1);
+      const slot = `${key(event)}\u0000${index}`;
+      const known = windows.get(slot);
+      if (known === undefined) windows.set(slot, { container: event.container, action: event.action, at: { earliest: event.at, latest: event.at }, runs: 1 });
+      else {
+        known.at = { earliest: Math.min(known.at.earliest, event.at), latest: Math.max(known.at.latest, event.at) };
+        known.runs++;
+      }
+    }
   }
-  for (const [name, events] of lateByKey)
-    for (const event of events.slice(seen.get(name) ?? 0))
-      paired.push({ container: event.container, action: event.action, at: { earliest: event.at, latest: event.at }, maybe: true });
-  return paired.sort((a, b) => a.at.earliest - b.at.earliest);
+  return [...windows.values()]
+    .map(({ container, action, at, runs: count }) => ({ container, action, at, ...(count < runs.length ? { maybe: true as const } : {}) }))
+    .sort((a, b) => a.at.earliest - b.at.earliest);
 }
 
 /** When the Pod (every container Ready) first stops being Ready and when it is last Ready again, in one run. */
@@ -155,8 +167,8 @@ function downInterval(run: readonly RunEvent[][], containers: number): { from: n
   return { from, to };
 }
 
-function serviceDownOf(early: { from: number; to: number | null } | null, late: { from: number; to: number | null } | null): ServiceDown | null {
-  const runs = [early, late].filter((run): run is { from: number; to: number | null } => run !== null);
+function serviceDownOf(downs: readonly ({ from: number; to: number | null } | null)[]): ServiceDown | null {
+  const runs = downs.filter((run): run is { from: number; to: number | null } => run !== null);
   if (runs.length === 0) return null;
   const window = (values: number[]): Window => ({ earliest: Math.min(...values), latest: Math.max(...values) });
   const ends = runs.map((run) => run.to);

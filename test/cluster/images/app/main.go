@@ -7,7 +7,8 @@
 //	slow   200 after SLOW_MS milliseconds
 //
 // GET /actuator/health answers as a framework's aggregate health does: 200 when the URL in
-// DEPENDENCY answers 2xx within a second, 503 otherwise (a database that is down).
+// DEPENDENCY answers 2xx within a second, 503 otherwise (a database that is down);
+// GET /actuator/health/liveness as its liveness group does: 200 while the process runs.
 //
 // FLAKY_EVERY=N makes every Nth check of each probe fail (500) whatever the health: a probe that
 // fails a share of its checks, never twice in a row.
@@ -140,6 +141,10 @@ func main() {
 		}
 		record(event{T: at, Event: "check", Probe: "actuator", Status: status, End: now()})
 		w.WriteHeader(status)
+	})
+	// Spring Boot's liveness group: the process is alive, whatever its dependencies do.
+	mux.HandleFunc("/actuator/health/liveness", func(w http.ResponseWriter, r *http.Request) {
+		record(event{T: now(), Event: "check", Probe: "actuator-liveness", Status: http.StatusOK, End: now()})
 	})
 	mux.HandleFunc("/health/", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
