@@ -121,7 +121,19 @@ export function processRows(largeFile: string, rounds: number): string[] {
     const unreported = comparePair(unreportedArgs, [loader, largeFile], rounds);
     const reportText = reportTextCpu([CLI, largeFile, '--format', 'json'], directory, rounds);
     const startup = comparePair([CLI, small], ['-e', '0'], rounds * 3);
+    // The fleet through a scenario that reaches every workload (the app itself hangs), against the lint of the same file.
+    const simulated = comparePair(
+      [CLI, 'simulate', largeFile, '--scenario', 'hang=self:60s', '--format', 'json'],
+      [CLI, largeFile, '--format', 'json'],
+      rounds,
+    );
     return [
+      row(
+        'simulate (hang=self:60s, every workload) ÷ lint, whole process CPU',
+        simulated.subject.cpuMs / simulated.baseline.cpuMs,
+        '≤2.0',
+        `${simulated.subject.cpuMs.toFixed(0)} vs ${simulated.baseline.cpuMs.toFixed(0)} ms CPU`,
+      ),
       row(
         'whole process CPU ÷ js-yaml process',
         large.subject.cpuMs / large.baseline.cpuMs,

@@ -111,10 +111,53 @@ const TIMINGS: readonly Timing[] = (() => {
   return timings;
 })();
 
-function outcome(site: PodSite, parts: readonly ScenarioPart[], change?: ProbeChange, timings: readonly Timing[] = TIMINGS): FleetOutcome {
+/**
+ * Outcomes already simulated, by what decides them (the containers' probe numbers, handlers,
+ * conditions, restart policy and grace period): the workloads of a large input share a handful of
+ * probe settings, and each is simulated once. Bounded: cleared past OUTCOMES_KEPT.
+ */
+const outcomes = new Map<string, FleetOutcome>();
+const OUTCOMES_KEPT = 10_000;
+
+function outcomeKey(containers: readonly SimulatedContainer[], span: { start: number; end: number }): string {
+  return JSON.stringify([
+    span,
+    containers.map((container) => [
+      container.name,
+      container.restarted,
+      container.gracePeriod,
+      SIMULATED_PROBES.map((type) => {
+        const probe = container.probes[type];
+        return probe === undefined
+          ? null
+          : [
+              probe.periodSeconds,
+              probe.timeoutSeconds,
+              probe.failureThreshold,
+              probe.successThreshold,
+              probe.initialDelaySeconds,
+              probe.handlerKind,
+              container.conditions[type],
+            ];
+      }),
+    ]),
+  ]);
+}
+
+function outcome(site: PodSite, parts: readonly ScenarioPart[], change?: ProbeChange): FleetOutcome {
   const span = scenarioSpan(parts);
   const containers = simulatedContainers(site, parts, change);
-  const runs = timings.map((timing) => containers.map((container) => runContainer(container, span, timing)));
+  const key = outcomeKey(containers, span);
+  const known = outcomes.get(key);
+  if (known !== undefined) return known;
+  const result = simulatedOutcome(containers, span);
+  if (outcomes.size >= OUTCOMES_KEPT) outcomes.clear();
+  outcomes.set(key, result);
+  return result;
+}
+
+function simulatedOutcome(containers: readonly SimulatedContainer[], span: { start: number; end: number }): FleetOutcome {
+  const runs = TIMINGS.map((timing) => containers.map((container) => runContainer(container, span, timing)));
   const events = envelopeEvents(runs.map((run) => run.flat()));
   const serviceDown = serviceDownOf(runs.map((run) => downInterval(run, containers.length)));
   const kills = runs.map((run) => run.flat().filter((event) => event.action === 'kill').length);
