@@ -15,6 +15,7 @@ import { chromiumBinary } from './browser.js';
 import { axeSource, launchBrowser, openPage, type LaunchedBrowser } from './browser-page.js';
 import { podYaml, ROOT, runCli, type JsonFinding } from './helpers.js';
 import { cases, manifest, run } from './hostile-values.js';
+import { helmBinary } from './tools.js';
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
 
@@ -139,6 +140,29 @@ describe('the HTML report in a real browser', { skip: unavailable }, () => {
       assert.equal(article.markedLine, finding.line);
       assert.equal(article.marked, `${finding.line}${lineText}`, 'the marked line is the number and the line as the file holds it');
     }
+    await page.close();
+  });
+
+  it("renders a chart's report, each finding quoting the template line it points at, with no console error, CSP violation or request", async () => {
+    const chart = 'test/fixtures/layouts/partials/shop';
+    const file = join(work, 'chart.html');
+    const run = runCli([chart, '--helm', helmBinary(), '-f', 'json', '--report', `html=${file}`]);
+    assert.equal(run.code, 1, run.stderr);
+    const findings = (JSON.parse(run.stdout) as { findings: Reported[] }).findings;
+    assert.ok(
+      findings.some((finding) => finding.file!.endsWith('.tpl')),
+      'findings in named templates too',
+    );
+    const { page, errors, violations, requests } = await openPage(browser, file);
+    const marked = await page.$$eval('article.finding', (elements) =>
+      elements.map((element) => element.querySelector('.source-line.marked')?.textContent ?? null),
+    );
+    assert.equal(marked.length, findings.length);
+    for (const [index, finding] of findings.entries()) {
+      const line = readFileSync(join(ROOT, finding.file!), 'utf8').split('\n')[finding.line! - 1]!;
+      assert.equal(marked[index], `${finding.line}${line}`, `${finding.file}:${finding.line}`);
+    }
+    assert.deepEqual([errors, violations, requests], [[], [], [`file://${file}`]]);
     await page.close();
   });
 

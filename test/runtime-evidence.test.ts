@@ -150,6 +150,9 @@ describe('audit with runtime evidence', () => {
     const { stdout, html } = await auditWithHtml(kubeconfig, '1h');
     const web = (JSON.parse(stdout).findings as any[]).find((finding) => finding.rule === 'runtime-liveness-restarts' && finding.resource.name === 'web');
     assertRuntimeArticle(html, web);
+    // The summary says what was read: the cluster, every namespace, the evidence and its window.
+    assert.match(html, /<dt>Cluster<\/dt><dd>https:\/\/127\.0\.0\.1:\d+<\/dd><dt>Namespaces<\/dt><dd>all namespaces<\/dd>/);
+    assert.match(html, /<dt>Runtime evidence<\/dt><dd>Events and Pod statuses of the last 1h<\/dd>/);
     assert.match(html, /<section class="workload" id="w-[0-9a-f]+" data-worst="[a-z]+" data-name="Deployment\/shop\/web">/);
   });
 

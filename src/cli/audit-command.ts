@@ -44,9 +44,26 @@ export async function runAudit(args: AuditArguments, io: CommandIo): Promise<num
   const { evidence } = inputs;
   const session = new LintSession({ rules: RULES, config, cluster: inputs.cluster, strict: args.strict, ...(evidence ? { evidence } : {}) });
   const outcome = session.lintObjects(inputs.objects, { minSeverity: args.minSeverity, runtime: evidence !== undefined });
-  const { code, input: reported } = await reportOutcome(outcome, { args, io, enabledRules: session.enabledRuleIds, report: io.stdout });
+  const auditScope = {
+    cluster: client.config.getCurrentCluster()?.server ?? client.config.getCurrentContext(),
+    namespaces: namespace === undefined ? 'all namespaces' : `namespace ${namespace}`,
+    evidence: evidenceText(args),
+  };
+  const { code, input: reported } = await reportOutcome(outcome, { args, io, enabledRules: session.enabledRuleIds, report: io.stdout, auditScope });
   if (args.applyReports === undefined) return code;
   return (await writeReports(client, inputs.guard, reported, args.applyReports, namespace, args.noProgress, io)) ?? code;
+}
+
+/** What runtime evidence audit read, in words: "Events and Pod statuses of the last 1h; probe metrics from each node's kubelet". */
+function evidenceText(args: AuditArguments): string {
+  if (args.since === undefined) return 'none (--no-evidence)';
+  const metrics =
+    args.probeMetrics === undefined
+      ? ''
+      : args.probeMetrics.kind === 'kubelet'
+        ? "; probe metrics from each node's kubelet"
+        : `; probe metrics from Prometheus at ${args.probeMetrics.url.origin}${args.probeMetrics.url.pathname}`;
+  return `Events and Pod statuses of the last ${args.since.text}${metrics}`;
 }
 
 /** The source of --probe-metrics, its token and CA files read; undefined (and said why) when a file cannot be read. */

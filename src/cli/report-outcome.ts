@@ -26,6 +26,8 @@ export interface ReportContext {
   baseline?: BaselineReport | undefined;
   /** What reading the inputs noticed (stderr has said it): the JSON report lists it too. */
   notices?: readonly string[] | undefined;
+  /** For audit: the cluster, namespaces and evidence read. */
+  auditScope?: ReportInput['auditScope'];
 }
 
 /** Prints the report; 2 with input errors, 1 with findings at or above --fail-on, else 0. */
@@ -52,6 +54,7 @@ export async function reportOutcome(outcome: LintOutcome, context: ReportContext
     outsideInputs: outcome.outsideInputs,
     changedSince: outcome.changedSince,
     notices: context.notices,
+    auditScope: context.auditScope,
   };
   // A report written to a slow pipe is not held whole in memory.
   const written = context.report === io.stdout ? io.stdoutWritten : undefined;

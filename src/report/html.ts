@@ -152,7 +152,14 @@ function summarySection(input: ReportInput): string {
   }
   const facts: [string, string][] = [
     ['Found', htmlText(problemsText(input))],
-    ['Read', htmlText(scopeText(summary, { resource: 'object' }))],
+    ...(input.auditScope === undefined
+      ? [['Read', htmlText(scopeText(summary, { resource: 'object' }))] as [string, string]]
+      : ([
+          ['Cluster', htmlText(input.auditScope.cluster)],
+          ['Namespaces', htmlText(input.auditScope.namespaces)],
+          ['Read', htmlText(`${summary.resources} ${plural(summary.resources, 'object')}, ${summary.containers} ${plural(summary.containers, 'container')}`)],
+          ['Runtime evidence', htmlText(input.auditScope.evidence)],
+        ] as [string, string][])),
     ['Fails on', htmlText(input.failOn === 'never' ? 'never (--fail-on never)' : `${input.failOn} and above`)],
     ['Rules run', htmlText(String(input.enabledRules.length))],
   ];

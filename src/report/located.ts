@@ -100,6 +100,8 @@ export interface ReportInput {
   changedSince?: ChangedSince | undefined;
   /** What the user should know that is not an error (a chart rendered without its schema), as stderr said it. */
   notices?: readonly string[] | undefined;
+  /** For audit: which cluster and namespaces were read, and what runtime evidence, in words (the HTML report's summary says so). */
+  auditScope?: { cluster: string; namespaces: string; evidence: string } | undefined;
   /** With a baseline: the findings it holds (not in `findings`), and its entries no longer found. */
   baseline?: BaselineReport | undefined;
 }
