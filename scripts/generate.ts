@@ -13,6 +13,8 @@ import { stringify } from 'yaml';
 import { policyDefinitions } from '../src/policies/generate.js';
 import { policyTable } from '../src/policies/coverage.js';
 import { formatTimelineSvg } from '../src/report/timeline-svg.js';
+import { formatSimulationSvg } from '../src/report/simulation-svg.js';
+import { parseScenario } from '../src/model/fleet-scenario.js';
 import { Engine } from '../src/engine/engine.js';
 import { unknownCluster } from '../src/engine/cluster-facts.js';
 import { LintSession } from '../src/lint/index.js';
@@ -42,6 +44,7 @@ export async function generatedFiles(root: string): Promise<GeneratedFile[]> {
     },
     // The README's picture: `probe-lint timeline examples/payments.yaml --format svg`.
     { path: 'docs/timeline.svg', text: formatTimelineSvg(await exampleTimelines(root)) },
+    { path: 'docs/simulate.svg', text: formatSimulationSvg(await exampleSimulation(root)) },
   ];
 }
 
@@ -52,6 +55,17 @@ async function exampleTimelines(root: string) {
   const session = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
   const inputs = await session.read([join(root, EXAMPLE)]);
   return session.timelines(inputs).map((timeline) => ({ ...timeline, file: EXAMPLE }));
+}
+
+/** The fleet docs/simulate.md draws: its example through a three-minute database outage. */
+export const SIMULATION_EXAMPLE = 'test/fixtures/simulate/orders.yaml';
+export const SIMULATION_SCENARIO = 'outage=postgres:180s';
+
+async function exampleSimulation(root: string) {
+  const session = new LintSession(new Engine(RULES, { config: {}, cluster: unknownCluster() }));
+  const inputs = await session.read([join(root, SIMULATION_EXAMPLE)]);
+  const parts = parseScenario(SIMULATION_SCENARIO);
+  return { parts, ...session.simulate(inputs, parts) };
 }
 
 /** The chart's values schema with its `config` part taken from the config schema's constraints. */

@@ -2,16 +2,18 @@
 // (whose windows were measured on a real kubelet) and the measured back-off, the what-if that keeps
 // the outage short, the JSON shape, and bounds on what a scenario may ask.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { XMLValidator } from 'fast-xml-parser';
 import { parseScenario, ScenarioError } from '../src/model/fleet-scenario.js';
 import { backOffSeconds, EARLY, LATE, runContainer, type SimulatedContainer } from '../src/model/fleet-run.js';
 import type { EffectiveProbe } from '../src/model/effective-probe.js';
 import { actWindow } from '../src/model/timing.js';
-import { runCli } from './helpers.js';
+import { ROOT, runCli } from './helpers.js';
+import { SIMULATION_EXAMPLE, SIMULATION_SCENARIO } from '../scripts/generate.js';
 
 let work: string;
 before(() => {
@@ -230,5 +232,22 @@ describe('probe-lint simulate', () => {
     assert.match(run.stdout, /what if livenessProbe of orders requests \/actuator\/health\/liveness, the framework's liveness endpoint: no kills/);
     assert.match(run.stdout, /^2 workloads reached by the scenario, 1 not\.$/m);
     assert.equal(simulate(['--scenario', 'outage=postgres:180s', '--fail-above', '50']).code, 0);
+  });
+
+  it('draws the fleet as SVG that parses, with each workload and its factor as text, and a hostile name as nothing but text', () => {
+    const hostile = SPRING.replace('name: orders, namespace: shop', 'name: "<script>alert(1)</script>]]>&", namespace: shop');
+    const run = simulate(['--scenario', 'outage=postgres:180s', '-f', 'svg'], hostile);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(XMLValidator.validate(run.stdout), true);
+    assert.doesNotMatch(run.stdout, /<script/);
+    assert.match(run.stdout, /<text class="title" x="16" y="\d+">Deployment\/shop\/&lt;script&gt;alert\(1\)&lt;\/script&gt;\]\]&gt;&amp;<\/text>/);
+    assert.match(run.stdout, /<text x="\d+" y="\d+">\d+(\.\d)?×<\/text>/);
+    assert.match(run.stdout, /<desc id="simulation-desc">postgres is down \(connections refused\) for 180 s from 0 s\. /);
+  });
+
+  it('is the picture docs/simulate.md shows (docs/simulate.svg, written by npm run generate)', () => {
+    const run = runCli(['simulate', SIMULATION_EXAMPLE, '--scenario', SIMULATION_SCENARIO, '-f', 'svg']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(readFileSync(join(ROOT, 'docs/simulate.svg'), 'utf8'), run.stdout);
   });
 });

@@ -63,7 +63,7 @@ export interface LintArguments extends ReportArguments {
 export interface SimulateArguments extends Omit<TimelineArguments, 'command' | 'container' | 'format'> {
   command: 'simulate';
   scenario: ScenarioPart[];
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'svg';
   /** --fail-above FACTOR: exit 1 past this amplification. */
   failAbove: number | undefined;
 }
@@ -212,7 +212,7 @@ function interpret(line: ParsedCommandLine): Arguments {
         command,
         paths: positionals,
         scenario,
-        format: oneOf(string('format') ?? 'text', ['text', 'json'] as const, '--format'),
+        format: oneOf(string('format') ?? 'text', ['text', 'json', 'svg'] as const, '--format'),
         failAbove: failAbove === undefined ? undefined : Number(failAbove),
         ...readingArguments(string, flag, list),
       };

@@ -43,7 +43,7 @@ export const OPTIONS: readonly OptionSpec[] = [
       audit: reportFormatsText(),
       rules: 'text (default), json or markdown',
       timeline: timelineFormatsText(),
-      simulate: 'text (default) or json',
+      simulate: 'text (default), json or svg (the fleet picture)',
       policies: 'yaml (default) or json',
     },
     commands: ['lint', 'audit', 'rules', 'timeline', 'simulate', 'policies'],

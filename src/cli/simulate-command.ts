@@ -4,6 +4,7 @@
 // misspelt dependency must not look like a fleet that rides out its outage.
 import { inputErrorWhere } from '../report/located.js';
 import { formatSimulationJson, formatSimulationText } from '../report/simulation.js';
+import { formatSimulationSvg } from '../report/simulation-svg.js';
 import { visible } from '../report/visible.js';
 import type { SimulateArguments } from './arguments.js';
 import { readCommandInputs, type CommandIo } from './context.js';
@@ -26,7 +27,8 @@ export async function runSimulate(args: SimulateArguments, io: CommandIo): Promi
     return 2;
   }
   const report = { parts: args.scenario, workloads, untouched };
-  io.stdout(args.format === 'json' ? formatSimulationJson(report) : formatSimulationText(report));
+  const format = { text: formatSimulationText, json: formatSimulationJson, svg: formatSimulationSvg }[args.format];
+  io.stdout(format(report));
   if (inputs.inputErrors.length > 0) return 2;
   const failing =
     args.failAbove === undefined
