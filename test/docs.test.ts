@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT } from './helpers.js';
+import { REPORT_FORMATS } from '../src/report/format-names.js';
 
 /** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as dashes, repeats numbered. */
 function anchorsOf(markdown: string): Set<string> {
@@ -45,6 +46,17 @@ const PAGES = [
 ];
 
 describe('the documentation', () => {
+  it("names every output format in the README's list and in the security model's encoder row", () => {
+    // Checked against the descriptors, so a new format cannot be left out of the pages a newcomer reads first.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const formats = /\w+ output formats \(([^;]+)\);/.exec(readme.replace(/\n/g, ' '))?.[1] ?? '';
+    for (const format of REPORT_FORMATS) assert.match(formats, new RegExp(`\\b${format}\\b`), `the README's list of formats names ${format}`);
+    const security = readFileSync(join(ROOT, 'docs/security.md'), 'utf8');
+    const encoders = security.split('\n').find((line) => line.startsWith('| output formats |')) ?? '';
+    for (const encoder of ['XML', 'Markdown', 'HTML', 'SARIF', 'JSON', 'GitLab'])
+      assert.ok(encoders.includes(encoder), `docs/security.md's output formats row says how ${encoder} is encoded`);
+  });
+
   it('keeps the README short: at most 30,000 bytes, the rest in docs/', () => {
     const size = statSync(join(ROOT, 'README.md')).size;
     assert.ok(size <= 30_000, `README.md is ${size} bytes`);
