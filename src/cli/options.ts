@@ -37,7 +37,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     short: 'f',
     type: 'string',
     value: 'FORMAT',
-    description: `lint, audit: ${reportFormatsText()}; rules: text, json or markdown; timeline: ${timelineFormatsText()}; policies: yaml (default) or json`,
+    description: `lint, audit: ${reportFormatsText()}; rules: text, json or markdown; timeline: ${timelineFormatsText()}; simulate: text (default), json or svg; policies: yaml (default) or json`,
     descriptionFor: {
       lint: reportFormatsText(),
       audit: reportFormatsText(),
