@@ -133,6 +133,10 @@ describe('scenarios', () => {
     const unreached = simulate(['--scenario', 'outage=mongo:60s'], SPRING.split('---')[1]);
     assert.equal(unreached.code, 2);
     assert.match(unreached.stderr, /no probe in the input checks mongo/);
+    // A word of a host the probes name is not that host: postgres.shop.svc is no Service "shop".
+    const part = simulate(['--scenario', 'outage=shop:60s'], SPRING.split('---')[1]);
+    assert.equal(part.code, 2);
+    assert.match(part.stderr, /no probe in the input checks shop/);
     assert.match(simulate([]).stderr, /simulate needs --scenario/);
   });
 });

@@ -16,10 +16,7 @@ export async function runSimulate(args: SimulateArguments, io: CommandIo): Promi
   const { workloads, untouched } = session.simulate(inputs, args.scenario);
   progress.end();
   for (const error of inputs.inputErrors) io.stderr(`probe-lint: ${visible(inputErrorWhere(error))}: ${visible(error.message)}\n`);
-  const unreached = args.scenario.filter(
-    (part) =>
-      part.target !== 'self' && !workloads.some((workload) => workload.reached.some((why) => why.includes(part.target) || why.includes('every dependency'))),
-  );
+  const unreached = args.scenario.filter((part, index) => part.target !== 'self' && !workloads.some((workload) => workload.reachedParts.includes(index)));
   if (unreached.length > 0 && inputs.inputErrors.length === 0) {
     io.stderr(
       `probe-lint: no probe in the input checks ${unreached.map((part) => visible(part.target)).join(' or ')}: give a host an exec probe's client or an httpGet's host names (or a framework's aggregate health endpoint checks), or hang=self:DURATION\n`,

@@ -50,6 +50,8 @@ export interface WhatIf extends FleetOutcome {
 export interface WorkloadSimulation extends FleetOutcome {
   /** Why each affected probe's checks change, e.g. "livenessProbe of app: it contacts db". */
   reached: string[];
+  /** The indexes of the scenario's parts that reach one of its probes. */
+  reachedParts: number[];
   whatIf: WhatIf | null;
 }
 
@@ -219,18 +221,21 @@ function serviceDownOf(downs: readonly ({ from: number; to: number | null } | nu
 }
 
 /** The probes the scenario reaches, in words. */
-function reachedProbes(site: PodSite, parts: readonly ScenarioPart[]): string[] {
+function reachedProbes(site: PodSite, parts: readonly ScenarioPart[]): { reached: string[]; reachedParts: number[] } {
   const reached: string[] = [];
+  const reachedParts = new Set<number>();
   for (const container of servingContainers(site))
     for (const type of SIMULATED_PROBES) {
       const probe = effectiveProbe(container, type);
       if (probe === undefined) continue;
-      for (const part of parts) {
+      parts.forEach((part, index) => {
         const because = reachedBecause(container, probe, part);
-        if (because !== undefined) reached.push(`${probe.field} of ${container.name}: ${because}`);
-      }
+        if (because === undefined) return;
+        reached.push(`${probe.field} of ${container.name}: ${because}`);
+        reachedParts.add(index);
+      });
     }
-  return [...new Set(reached)];
+  return { reached: [...new Set(reached)], reachedParts: [...reachedParts].sort((a, b) => a - b) };
 }
 
 /** Failure thresholds tried for the what-if: enough for the longest scenario a period of 1 s allows. */
@@ -315,5 +320,5 @@ function smallestThreshold(from: number, kills: (threshold: number) => boolean):
 
 export function simulateWorkload(site: PodSite, parts: readonly ScenarioPart[]): WorkloadSimulation {
   const original = outcome(site, parts);
-  return { ...original, reached: reachedProbes(site, parts), whatIf: whatIfOf(site, parts, original) };
+  return { ...original, ...reachedProbes(site, parts), whatIf: whatIfOf(site, parts, original) };
 }
