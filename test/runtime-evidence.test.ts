@@ -4,7 +4,7 @@
 // and deprecated counts within the window, and reported first with their likely causes. The real
 // kubelet's Events are read the same way in test/e2e/runtime-evidence.test.ts.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +17,8 @@ import { container, deployment } from './admission.js';
 import { FakeApiServer, nodes } from './fake-apiserver.js';
 import { lintText, runCliAsync } from './helpers.js';
 import { assertRuntimeArticle, auditWithHtml } from './html-article.js';
+import { chromiumBinary } from './browser.js';
+import { launchBrowser, openPage } from './browser-page.js';
 import { makeTestPki } from './tls.js';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -154,6 +156,24 @@ describe('audit with runtime evidence', () => {
     assert.match(html, /<dt>Cluster<\/dt><dd>https:\/\/127\.0\.0\.1:\d+<\/dd><dt>Namespaces<\/dt><dd>all namespaces<\/dd>/);
     assert.match(html, /<dt>Runtime evidence<\/dt><dd>Events and Pod statuses of the last 1h<\/dd>/);
     assert.match(html, /<section class="workload" id="w-[0-9a-f]+" data-worst="[a-z]+" data-name="Deployment\/shop\/web">/);
+    // And as a browser shows it: no console error, CSP violation or request, the evidence one click away.
+    if (chromiumBinary() === undefined) return;
+    const directory = mkdtempSync(join(tmpdir(), 'probe-lint-audit-page-'));
+    const browser = await launchBrowser();
+    try {
+      const file = join(directory, 'audit.html');
+      writeFileSync(file, html);
+      const { page, errors, violations, requests } = await openPage(browser, file);
+      const shown = await page.$eval(`[id="${web.fingerprint}"] details.evidence`, (details) => {
+        (details).open = true;
+        return details.querySelector('pre')!.checkVisibility();
+      });
+      assert.equal(shown, true);
+      assert.deepEqual([errors, violations, requests], [[], [], [`file://${file}`]]);
+    } finally {
+      await browser.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it("sums a Deployment's Pods into one finding, first, with the Events' counts and the static finding as the likely cause", async () => {
