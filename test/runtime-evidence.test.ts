@@ -165,7 +165,7 @@ describe('audit with runtime evidence', () => {
       writeFileSync(file, html);
       const { page, errors, violations, requests } = await openPage(browser, file);
       const shown = await page.$eval(`[id="${web.fingerprint}"] details.evidence`, (details) => {
-        (details).open = true;
+        details.open = true;
         return details.querySelector('pre')!.checkVisibility();
       });
       assert.equal(shown, true);
