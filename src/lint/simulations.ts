@@ -19,20 +19,21 @@ export function simulateUnits(units: Iterable<LintUnit>, parts: readonly Scenari
     for (const document of allDocuments(unit))
       for (const resource of document.resources) {
         if (!SERVING_KINDS.has(resource.object.kind ?? '')) continue;
-        const key = JSON.stringify([describeResource(identityOf(resource.object)), resource.origin.file ?? null]);
+        const identity = identityOf(resource.object);
+        const key = JSON.stringify([describeResource(identity), resource.origin.file ?? null]);
         if (seen.has(key)) continue;
         seen.add(key);
         for (const site of findPodSites(resource)) {
           if (!site.longRunning) continue;
           const simulation = simulateWorkload(site, parts);
-          if (simulation.reached.length === 0) {
+          if (simulation === undefined) {
             untouched++;
             continue;
           }
           const replicas = (resource.object as { spec?: { replicas?: unknown } }).spec?.replicas;
           workloads.push({
             ...simulation,
-            identity: identityOf(resource.object),
+            identity,
             file: resource.origin.file,
             line: resource.origin.locate?.(resource.pointer)?.line,
             replicas: resource.object.kind === 'DaemonSet' ? null : typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 0 ? replicas : 1,

@@ -2,7 +2,6 @@
 // reading of a probe's dependencies as liveness-checks-dependencies (an exec client's host, an httpGet
 // host, a framework's aggregate health endpoint, which checks every dependency it has).
 import type { EffectiveProbe, ProbeType } from './effective-probe.js';
-import { effectiveProbe } from './effective-probe.js';
 import { execCommand, writtenEnv } from './exec-command.js';
 import { remoteHost } from './exec-hosts.js';
 import type { ScenarioPart } from './fleet-scenario.js';
@@ -57,16 +56,8 @@ export function reachedBecause(site: ContainerSite, probe: EffectiveProbe, part:
   return undefined;
 }
 
-/** The conditions a probe's checks meet over the scenario, in time order. */
-export function checkConditions(
-  site: ContainerSite,
-  type: ProbeType,
-  parts: readonly ScenarioPart[],
-  override?: (probe: EffectiveProbe) => EffectiveProbe,
-): CheckCondition[] {
-  const found = effectiveProbe(site, type);
-  if (found === undefined) return [];
-  const probe = override === undefined ? found : override(found);
+/** The conditions the checks of `probe` (of the container `site`) meet over the scenario, in time order. */
+export function checkConditions(site: ContainerSite, probe: EffectiveProbe, parts: readonly ScenarioPart[]): CheckCondition[] {
   const conditions: CheckCondition[] = [];
   for (const part of parts) {
     if (reachedBecause(site, probe, part) === undefined) continue;

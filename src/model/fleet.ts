@@ -82,7 +82,7 @@ function simulatedContainers(site: PodSite, parts: readonly ScenarioPart[], chan
       if (found === undefined || !found.numbersValid) continue;
       const probe = change === undefined ? found : change(container.name, type, found);
       probes[type] = probe;
-      conditions[type] = checkConditions(container, type, parts, () => probe);
+      conditions[type] = checkConditions(container, probe, parts);
     }
     const probeGrace = probes.liveness?.raw.terminationGracePeriodSeconds;
     return {
@@ -318,7 +318,10 @@ function smallestThreshold(from: number, kills: (threshold: number) => boolean):
   return high;
 }
 
-export function simulateWorkload(site: PodSite, parts: readonly ScenarioPart[]): WorkloadSimulation {
+/** The workload through the scenario; undefined when the scenario reaches none of its probes (nothing is simulated then). */
+export function simulateWorkload(site: PodSite, parts: readonly ScenarioPart[]): WorkloadSimulation | undefined {
+  const reached = reachedProbes(site, parts);
+  if (reached.reached.length === 0) return undefined;
   const original = outcome(site, parts);
-  return { ...original, ...reachedProbes(site, parts), whatIf: whatIfOf(site, parts, original) };
+  return { ...original, ...reached, whatIf: whatIfOf(site, parts, original) };
 }

@@ -2,11 +2,11 @@
 // scenario's interval, then the service as written and with the what-if's change: where it is down
 // for certain (solid), where it may be (pale: the window's two ends), and each kill's window as a
 // mark. Text stays text, colours follow the light or dark scheme, as the timeline picture does.
-import type { FleetOutcome, SimulatedWorkload, Window } from '../model/fleet.js';
+import type { FleetOutcome, SimulatedWorkload } from '../model/fleet.js';
 import { describePart } from '../model/fleet-scenario.js';
 import { describeResource } from '../model/resource.js';
-import type { SimulationReport } from './simulation.js';
-import { ellipsize } from './svg-text-fit.js';
+import { windowText, type SimulationReport } from './simulation.js';
+import { fittedSvgText } from './svg-text-fit.js';
 import { axisOf } from './timeline-svg.js';
 import { visible } from './visible.js';
 import { xmlAttribute } from './xml.js';
@@ -125,11 +125,7 @@ function bar(kind: string, from: number, to: number, y: number, height: number):
 function rowSummary(outcome: FleetOutcome): string {
   const down = outcome.serviceDown;
   if (down === null) return 'the service stays up.';
-  return `down from ${windowWords(down.from)}${down.to === null ? ', never back.' : ` to ${windowWords(down.to)}, ${outcome.amplification}× the scenario.`}`;
-}
-
-function windowWords(window: Window): string {
-  return window.earliest === window.latest ? `${window.earliest} s` : `${window.earliest}-${window.latest} s`;
+  return `down from ${windowText(down.from)}${down.to === null ? ', never back.' : ` to ${windowText(down.to)}, ${outcome.amplification}× the scenario.`}`;
 }
 
 function latestOf(workload: SimulatedWorkload, report: SimulationReport): number {
@@ -144,10 +140,8 @@ function latestOf(workload: SimulatedWorkload, report: SimulationReport): number
 
 /** Text shortened to its room, with the whole as a tooltip when it was. */
 function text(kind: string, x: number, y: number, content: string, width: number, size: number, bold = false): string {
-  const shown = ellipsize(content, width, size, { bold });
-  const tooltip = shown === content ? '' : `<title>${xmlAttribute(content)}</title>`;
   const cls = kind === '' ? '' : ` class="${kind}"`;
-  return `<text${cls} x="${x}" y="${y}">${xmlAttribute(shown)}${tooltip}</text>`;
+  return `<text${cls} x="${x}" y="${y}">${fittedSvgText(content, width, size, { bold }).markup}</text>`;
 }
 
 function round(value: number): number {

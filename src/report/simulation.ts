@@ -59,7 +59,8 @@ function eventsText(events: readonly FleetEvent[]): string {
   return `${shown.join(', ')}${events.length > shown.length ? `, … (${events.length - shown.length} more)` : ''}`;
 }
 
-function windowText(window: Window): string {
+/** "4-6 s", or "30 s" when both ends are one. */
+export function windowText(window: Window): string {
   return window.earliest === window.latest ? `${window.earliest} s` : `${window.earliest}-${window.latest} s`;
 }
 

@@ -2,6 +2,21 @@
 // on the generous side (a sans-serif averages about half its size; wide characters count double),
 // so a note wraps and a title is shortened before it could run past the picture's edge. What is
 // shortened keeps its full text for a <title> (the tooltip and what a screen reader reads).
+import { xmlAttribute } from './xml.js';
+
+/**
+ * `text` (already made visible) shortened to `width` px as SVG character data, its whole text a
+ * <title> (the tooltip) when it was shortened; `shown` for laying out what comes beside it.
+ */
+export function fittedSvgText(
+  text: string,
+  width: number,
+  size: number,
+  options: { bold?: boolean; keep?: 'start' | 'end' } = {},
+): { markup: string; shown: string } {
+  const shown = ellipsize(text, width, size, options);
+  return { shown, markup: shown === text ? xmlAttribute(shown) : `${xmlAttribute(shown)}<title>${xmlAttribute(text)}</title>` };
+}
 
 /** Sums of per-character widths differ from one product by rounding alone. */
 const EPSILON = 1e-6;

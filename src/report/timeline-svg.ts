@@ -7,7 +7,7 @@ import type { TimelineWindow } from '../model/timeline.js';
 import { windowText } from '../model/timing.js';
 import type { ContainerTimeline } from './timeline.js';
 import { INVALID_PROBE, STARTUP_GATES, TIMELINE_FROM } from './timeline-words.js';
-import { ellipsize, textWidth, wrapText } from './svg-text-fit.js';
+import { fittedSvgText, textWidth, wrapText } from './svg-text-fit.js';
 import { visible } from './visible.js';
 import { xmlAttribute } from './xml.js';
 
@@ -77,10 +77,10 @@ export function formatTimelineSvg(timelines: readonly ContainerTimeline[], optio
     const heading = `${timeline.resource}, container "${timeline.container}"`;
     y += 28;
     // The file takes at most half the row (its end kept), the heading the rest; each shortened keeps its whole text as a tooltip.
-    const file = timeline.file === undefined ? undefined : ellipsized(visible(timeline.file), (WIDTH - 32) / 2, 12, { keep: 'end' });
+    const file = timeline.file === undefined ? undefined : fittedSvgText(visible(timeline.file), (WIDTH - 32) / 2, 12, { keep: 'end' });
     const headingRoom = WIDTH - 32 - (file === undefined ? 0 : textWidth(file.shown, 12) + 24);
-    body.push(`<text class="title" x="16" y="${y}">${fitted(ellipsized(visible(heading), headingRoom, 14, { bold: true }))}</text>`);
-    if (file !== undefined) body.push(`<text class="muted" x="${WIDTH - 16}" y="${y}" text-anchor="end">${fitted(file)}</text>`);
+    body.push(`<text class="title" x="16" y="${y}">${fittedSvgText(visible(heading), headingRoom, 14, { bold: true }).markup}</text>`);
+    if (file !== undefined) body.push(`<text class="muted" x="${WIDTH - 16}" y="${y}" text-anchor="end">${file.markup}</text>`);
     summary.push(`${heading}:`);
     for (const probe of timeline.invalid ?? []) {
       const sentence = `${probe.probe} ${INVALID_PROBE}: ${probe.reason} (${probe.rule})`;
@@ -162,15 +162,6 @@ function note(into: string[], x: number, y: number, text: string): number {
   const lines = wrapText(visible(text), WIDTH - 16 - x, 12);
   lines.forEach((line, index) => into.push(`<text class="muted" x="${x}" y="${y + index * NOTE_LINE}">${xmlAttribute(line)}</text>`));
   return y + (lines.length - 1) * NOTE_LINE;
-}
-
-function ellipsized(text: string, width: number, size: number, options: { bold?: boolean; keep?: 'start' | 'end' }): { shown: string; whole: string } {
-  return { shown: ellipsize(text, width, size, options), whole: text };
-}
-
-/** Text already made visible, with its whole text as a tooltip when it was shortened. */
-function fitted({ shown, whole }: { shown: string; whole: string }): string {
-  return shown === whole ? xmlAttribute(shown) : `${xmlAttribute(shown)}<title>${xmlAttribute(whole)}</title>`;
 }
 
 function xml(text: string): string {
